@@ -1,0 +1,116 @@
+#include "study_container.h"
+
+static bool put_rotation(byte_buffer *out, const double *q, bool quantize)
+{
+    if (quantize)
+        return bytes_u32(out, quant_rotation_encode(q));
+    for (int i = 0; i < 4; i++)
+        if (!bytes_f32(out, q[i]))
+            return false;
+    return true;
+}
+
+container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out)
+{
+    const planned_scalar *t = &plan->scalars[index];
+    const bool quant = plan->options.quantize;
+    const double *v = t->channel->values;
+    if (t->channel->id > 0xFFFF)
+        return CONTAINER_TOO_MANY_CHANNELS;
+    if (t->key_count > 0xFFFF || t->keys[t->key_count - 1] > 0xFFFF)
+        return CONTAINER_TOO_MANY_FRAMES;
+    bytes_u16(out, (uint16_t)t->channel->id);
+    bytes_u16(out, (uint16_t)(t->is_constant ? 1 : t->key_count));
+    if (t->is_constant) {
+        if (quant)
+            bytes_u16(out, 0);
+        else
+            bytes_f32(out, v[0]);
+    } else {
+        if (quant) {
+            bytes_f32(out, t->range.lo);
+            bytes_f32(out, t->range.range);
+        }
+        for (int k = 0; k < t->key_count; k++) {
+            bytes_u16(out, (uint16_t)t->keys[k]);
+            if (quant)
+                bytes_u16(out, t->codes[k]);
+            else
+                bytes_f32(out, v[t->keys[k]]);
+        }
+    }
+    return out->failed ? CONTAINER_NO_MEMORY : CONTAINER_OK;
+}
+
+container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out)
+{
+    const planned_rotation *t = &plan->rotations[index];
+    const bool quant = plan->options.quantize;
+    const double *q = t->track->quats;
+    if (t->track->bone > 0xFFFF)
+        return CONTAINER_TOO_MANY_CHANNELS;
+    if (t->key_count > 0xFFFF || t->keys[t->key_count - 1] > 0xFFFF)
+        return CONTAINER_TOO_MANY_FRAMES;
+    bytes_u16(out, (uint16_t)t->track->bone);
+    bytes_u16(out, (uint16_t)(t->is_constant ? 1 : t->key_count));
+    if (t->is_constant) {
+        put_rotation(out, q, quant);
+    } else {
+        for (int k = 0; k < t->key_count; k++) {
+            bytes_u16(out, (uint16_t)t->keys[k]);
+            put_rotation(out, q + (size_t)t->keys[k] * 4, quant);
+        }
+    }
+    return out->failed ? CONTAINER_NO_MEMORY : CONTAINER_OK;
+}
+
+container_status study_container_write(const study_plan *plan, byte_buffer *out)
+{
+    if (!bytes_zeros(out, STUDY_HEADER_BYTES))
+        return CONTAINER_NO_MEMORY;
+    for (int i = 0; i < plan->view->scalar_count; i++) {
+        container_status s = study_container_scalar_record(plan, i, out);
+        if (s != CONTAINER_OK)
+            return s;
+    }
+    for (int i = 0; i < plan->view->rotation_count; i++) {
+        container_status s = study_container_rotation_record(plan, i, out);
+        if (s != CONTAINER_OK)
+            return s;
+    }
+    return CONTAINER_OK;
+}
+
+container_status study_raw_write(const anim_clip *clip, byte_buffer *out)
+{
+    const int nb = clip->rig->bone_count;
+    if (!bytes_reserve(out, STUDY_HEADER_BYTES + (size_t)clip->frame_count * (size_t)nb * 40))
+        return CONTAINER_NO_MEMORY;
+    bytes_zeros(out, STUDY_HEADER_BYTES);
+    for (int f = 0; f < clip->frame_count; f++)
+        for (int b = 0; b < nb; b++) {
+            for (int a = 0; a < 3; a++)
+                bytes_f32(out, clip_pos_channel(clip, b, a)[f]);
+            const double *q = clip_rot_track(clip, b) + (size_t)f * 4;
+            for (int i = 0; i < 4; i++)
+                bytes_f32(out, q[i]);
+            for (int a = 0; a < 3; a++)
+                bytes_f32(out, clip_scl_channel(clip, b, a)[f]);
+        }
+    return out->failed ? CONTAINER_NO_MEMORY : CONTAINER_OK;
+}
+
+const char *container_status_message(container_status s)
+{
+    switch (s) {
+    case CONTAINER_OK:
+        return "ok";
+    case CONTAINER_NO_MEMORY:
+        return "out of memory";
+    case CONTAINER_TOO_MANY_FRAMES:
+        return "a frame index or key count does not fit the container's 16-bit field (clip over 65,536 frames)";
+    case CONTAINER_TOO_MANY_CHANNELS:
+        return "a channel id does not fit the container's 16-bit field (rig over 10,922 bones)";
+    }
+    return "unknown container status";
+}

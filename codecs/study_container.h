@@ -1,0 +1,41 @@
+/* The study's track container, byte for byte (seeds/000, encodeTracks):
+ *
+ *   header      16 bytes, all zero
+ *   per scalar channel, in id order:
+ *     u16 id, u16 count (1 when constant)
+ *     quantised and not constant: f32 lo, f32 range
+ *     constant: one value (f32; when quantised a u16 that is always 0)
+ *     else per key: u16 frame, value (f32, or u16 code when quantised)
+ *   per rotation track, in bone order:
+ *     u16 bone, u16 count
+ *     constant: one quaternion; else per key: u16 frame, quaternion
+ *     quaternion: 4 x f32 (x, y, z, w), or a u32 smallest-three code
+ *
+ * All little-endian.  The layout does not say which interpolation, whether
+ * values are quantised, nor how many frames the clip has; and a quantised
+ * constant channel stores 0 in place of its value.  See docs/findings.md. */
+#ifndef ANIMBENCH_STUDY_CONTAINER_H
+#define ANIMBENCH_STUDY_CONTAINER_H
+
+#include "../core/bytes.h"
+#include "study_plan.h"
+
+#define STUDY_HEADER_BYTES 16
+
+typedef enum container_status {
+    CONTAINER_OK = 0,
+    CONTAINER_NO_MEMORY,
+    CONTAINER_TOO_MANY_FRAMES, /* a frame index or key count above 65535 */
+    CONTAINER_TOO_MANY_CHANNELS /* a channel id above 65535 */
+} container_status;
+
+container_status study_container_write(const study_plan *plan, byte_buffer *out);
+container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out);
+container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out);
+const char *container_status_message(container_status s);
+
+/* The study's raw layout: a 16-byte zero header, then per frame, per bone,
+ * position (3), rotation (4) and scale (3) as f32. */
+container_status study_raw_write(const anim_clip *clip, byte_buffer *out);
+
+#endif

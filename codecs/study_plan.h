@@ -1,0 +1,62 @@
+/* The study's compression plan (seeds/000, plan()): for every scalar channel
+ * and rotation track, whether it is dropped as constant, which frames are
+ * kept as keys, and the quantised codes; plus the clip the encoder expects a
+ * decoder to rebuild (what the study measures its error on).
+ *
+ * The plan is shared by the study's techniques 2-7: they differ only in
+ * their plan_options. */
+#ifndef ANIMBENCH_STUDY_PLAN_H
+#define ANIMBENCH_STUDY_PLAN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../core/channels.h"
+#include "quantize.h"
+
+typedef struct plan_options {
+    bool reduce_keys;   /* false: every frame is a key (rows 2 and 7) */
+    double eps_m;       /* scalar tolerance, metres */
+    double eps_deg;     /* rotation tolerance, degrees */
+    bool cubic;         /* Catmull-Rom Hermite, else linear */
+    bool quantize;      /* 16-bit scalars, smallest-three rotations */
+    bool drop_constant; /* constant channels stored as one value */
+} plan_options;
+
+typedef struct planned_scalar {
+    const scalar_channel *channel;
+    bool is_constant; /* dropped as constant: one value, keys = {0} */
+    int *keys;
+    int key_count;
+    scalar_range range; /* quantize only */
+    uint16_t *codes;    /* quantize only: one per key */
+} planned_scalar;
+
+typedef struct planned_rotation {
+    const rotation_track *track;
+    bool is_constant;
+    int *keys;
+    int key_count;
+} planned_rotation;
+
+typedef struct study_plan {
+    const channel_view *view;
+    plan_options options;
+    planned_scalar *scalars;   /* view->scalar_count */
+    planned_rotation *rotations; /* view->rotation_count */
+    anim_clip *encoder_recon;  /* the study's `dec` */
+    long keys_scalar, keys_rotation;
+    int constant_scalars, constant_rotations;
+    int *key_storage;
+    uint16_t *code_storage;
+} study_plan;
+
+/* The angular tolerance the study derives from a distance tolerance through
+ * a lever arm: mm / 1000 / lever_m in radians, returned in degrees. */
+double study_tolerance_deg(double tol_mm, double lever_m);
+
+/* NULL when out of memory. */
+study_plan *study_plan_create(const channel_view *view, const plan_options *options);
+void study_plan_free(study_plan *plan);
+
+#endif

@@ -1,0 +1,72 @@
+#include "clip.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static anim_clip *clip_alloc(const anim_rig *rig, int frame_count, double fps)
+{
+    if (!rig || frame_count < 1)
+        return NULL;
+    anim_clip *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    size_t per_bone = (size_t)frame_count * 3;
+    size_t n = (size_t)rig->bone_count * per_bone;
+    c->rig = rig;
+    c->frame_count = frame_count;
+    c->fps = fps;
+    c->pos = malloc(n * sizeof *c->pos);
+    c->scl = malloc(n * sizeof *c->scl);
+    c->rot = malloc((size_t)rig->bone_count * (size_t)frame_count * 4 * sizeof *c->rot);
+    if (!c->pos || !c->scl || !c->rot) {
+        clip_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+anim_clip *clip_create_rest(const anim_rig *rig, int frame_count, double fps)
+{
+    anim_clip *c = clip_alloc(rig, frame_count, fps);
+    if (!c)
+        return NULL;
+    for (int b = 0; b < rig->bone_count; b++) {
+        for (int a = 0; a < 3; a++) {
+            double *p = clip_pos_channel(c, b, a), *s = clip_scl_channel(c, b, a);
+            for (int f = 0; f < frame_count; f++) {
+                p[f] = rig->rest_offsets[b * 3 + a];
+                s[f] = 1.0;
+            }
+        }
+        double *r = clip_rot_track(c, b);
+        for (int f = 0; f < frame_count; f++) {
+            r[f * 4 + 0] = 0.0;
+            r[f * 4 + 1] = 0.0;
+            r[f * 4 + 2] = 0.0;
+            r[f * 4 + 3] = 1.0;
+        }
+    }
+    return c;
+}
+
+anim_clip *clip_clone(const anim_clip *src)
+{
+    anim_clip *c = clip_alloc(src->rig, src->frame_count, src->fps);
+    if (!c)
+        return NULL;
+    size_t n = (size_t)src->rig->bone_count * (size_t)src->frame_count;
+    memcpy(c->pos, src->pos, n * 3 * sizeof *c->pos);
+    memcpy(c->scl, src->scl, n * 3 * sizeof *c->scl);
+    memcpy(c->rot, src->rot, n * 4 * sizeof *c->rot);
+    return c;
+}
+
+void clip_free(anim_clip *c)
+{
+    if (!c)
+        return;
+    free(c->pos);
+    free(c->rot);
+    free(c->scl);
+    free(c);
+}

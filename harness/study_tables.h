@@ -1,0 +1,28 @@
+/* `animbench tables`: every table of the study (seeds/000), in its layout
+ * and order, computed by our code from the study's settings. */
+#ifndef ANIMBENCH_STUDY_TABLES_H
+#define ANIMBENCH_STUDY_TABLES_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "../generators/study_clips.h"
+
+#define SWEEP_MAX 64
+
+typedef struct study_settings {
+    study_clip_params clips;
+    double tol_mm;  /* 1 */
+    double lever_m; /* 0.35 */
+    double sweep_mm[SWEEP_MAX];
+    int sweep_count; /* 0.1 0.25 0.5 1 2 5 10 20 50 */
+    bool timings;    /* the two decode-cost tables */
+    int timing_runs; /* 9, as the study */
+} study_settings;
+
+void study_settings_default(study_settings *s);
+
+/* Returns 0, or -1 with a message in err. */
+int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err_size);
+
+#endif
