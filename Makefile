@@ -1,35 +1,65 @@
+# animbench.  `make` builds bin/animbench; `make check` runs every test.
 CC ?= cc
-OPT ?= -O2
+OPT ?= -O3
 CFLAGS ?= $(OPT) -g
-WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes
+WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes $(WERROR)
 # Figures must not depend on the compiler contracting a*b+c into an FMA.
 FP = -ffp-contract=off -fno-fast-math
-ALL_CFLAGS = $(WARN) $(FP) -D_POSIX_C_SOURCE=200809L $(CFLAGS) $(EXTRA_CFLAGS)
-LDLIBS = -lz -lcjson -lm
+ALL_CFLAGS = $(WARN) $(FP) -D_GNU_SOURCE $(CFLAGS) $(EXTRA_CFLAGS)
+LDLIBS = -lz -lcjson -lm -lpthread
 
 BUILD ?= build
-CORE_SRC = $(wildcard core/*.c)
-CODEC_SRC = $(wildcard codecs/*.c)
-GEN_SRC = $(wildcard generators/*.c)
-HARNESS_SRC = $(filter-out harness/main.c,$(wildcard harness/*.c))
-LIB_SRC = $(CORE_SRC) $(CODEC_SRC) $(GEN_SRC) $(HARNESS_SRC)
+BIN ?= bin/animbench
+LIB_SRC = $(wildcard core/*.c codecs/*.c generators/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC = $(wildcard tests/test_*.c)
+TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all clean
-all: bin/animbench
+.PHONY: all check test test-asan determinism deps clean
+.SECONDARY:
+all: $(BIN)
+
+deps:
+	@scripts/deps.sh
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/libanimbench.a: $(LIB_OBJ)
+	@rm -f $@
 	ar rcs $@ $^
 
-bin/animbench: $(BUILD)/harness/main.o $(BUILD)/libanimbench.a
-	@mkdir -p bin
+$(BIN): $(BUILD)/harness/main.o $(BUILD)/libanimbench.a
+	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimbench.a
+	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
+
+test: $(BIN) $(TEST_BIN)
+	@scripts/run_tests.sh $(TEST_BIN)
+
+SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+test-asan:
+	@$(MAKE) --no-print-directory BUILD=build-asan BIN=build-asan/animbench OPT=-O1 \
+	  EXTRA_CFLAGS="$(SAN)" WERROR=-Werror test
+
+determinism:
+	@scripts/determinism.sh
+
+# The README's test command: everything CI runs.
+check: deps
+	@$(MAKE) --no-print-directory WERROR=-Werror test
+	@$(MAKE) --no-print-directory test-asan
+	@$(MAKE) --no-print-directory determinism
 
 clean:
 	rm -rf build build-* bin
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+
+.PHONY: tables
+tables: $(BIN)
+	$(BIN) tables

@@ -13,9 +13,13 @@
 
 #include <stdbool.h>
 
+#define REFINE_BLOCK 16
+/* Doubles of err_scratch that refine needs for a channel of n frames. */
+#define REFINE_ERR_SCRATCH(n) ((size_t)(n) + (size_t)(n) / REFINE_BLOCK + 1)
+
 /* Scalar channel: error is |reconstructed - original|.  keys must hold
- * frame_count ints; err_scratch and recon_scratch frame_count doubles.
- * Returns the key count. */
+ * frame_count ints; recon_scratch frame_count doubles and err_scratch
+ * REFINE_ERR_SCRATCH(frame_count).  Returns the key count. */
 int refine_scalar(const double *values, int frame_count, double eps, bool cubic, int *keys,
                   double *recon_scratch, double *err_scratch);
 

@@ -101,10 +101,8 @@ static void plan_rotation(study_plan *plan, int i, int **key_cursor, plan_scratc
             memcpy(out + f * 4, q, sizeof q);
         return;
     }
-    for (int c = 0; c < 4; c++) {
-        const curve_keys k = {src + c, 4, pr->keys, pr->key_count, o->cubic};
-        curve_reconstruct(&k, n, s->recon + c, 4);
-    }
+    const curve_keys k = {src, 4, pr->keys, pr->key_count, o->cubic};
+    curve_reconstruct4(&k, n, s->recon);
     for (int f = 0; f < n; f++)
         quat_normalize(s->recon + f * 4, out + f * 4);
 }
@@ -127,7 +125,7 @@ study_plan *study_plan_create(const channel_view *view, const plan_options *opti
                              : NULL;
     plan->encoder_recon = clip_create_rest(view->clip->rig, n, view->clip->fps);
     s.recon = malloc((size_t)n * 4 * sizeof *s.recon);
-    s.err = malloc((size_t)n * sizeof *s.err);
+    s.err = malloc(REFINE_ERR_SCRATCH(n) * sizeof *s.err);
     s.src = malloc((size_t)n * 4 * sizeof *s.src);
     if (!plan->scalars || !plan->rotations || !plan->key_storage || !plan->encoder_recon ||
         (options->quantize && !plan->code_storage) || !s.recon || !s.err || !s.src) {

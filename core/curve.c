@@ -76,3 +76,65 @@ void curve_reconstruct(const curve_keys *k, int frame_count, double *out, int ou
     }
     curve_reconstruct_segments(k, 0, k->count - 2, out, out_stride);
 }
+
+typedef struct segment4 {
+    int t0, t1, h;
+    double p0[4], p1[4], m0[4], m1[4];
+} segment4;
+
+static double slope4(const curve_keys *k, int i, int c)
+{
+    const int *f = k->frames;
+    const double *v = k->values;
+    if (i == 0)
+        return (v[f[1] * 4 + c] - v[f[0] * 4 + c]) / (f[1] - f[0]);
+    if (i == k->count - 1)
+        return (v[f[i] * 4 + c] - v[f[i - 1] * 4 + c]) / (f[i] - f[i - 1]);
+    return (v[f[i + 1] * 4 + c] - v[f[i - 1] * 4 + c]) / (f[i + 1] - f[i - 1]);
+}
+
+static segment4 segment4_setup(const curve_keys *k, int seg)
+{
+    segment4 s;
+    s.t0 = k->frames[seg];
+    s.t1 = k->frames[seg + 1];
+    s.h = s.t1 - s.t0;
+    for (int c = 0; c < 4; c++) {
+        s.p0[c] = k->values[s.t0 * 4 + c];
+        s.p1[c] = k->values[s.t1 * 4 + c];
+        s.m0[c] = k->cubic ? slope4(k, seg, c) * s.h : 0;
+        s.m1[c] = k->cubic ? slope4(k, seg + 1, c) * s.h : 0;
+    }
+    return s;
+}
+
+static inline void segment4_at(const segment4 *s, bool cubic, int f, double *out)
+{
+    const double u = (double)(f - s->t0) / s->h;
+    for (int c = 0; c < 4; c++)
+        out[c] = cubic ? hermite(u, s->p0[c], s->m0[c], s->p1[c], s->m1[c])
+                       : s->p0[c] + (s->p1[c] - s->p0[c]) * u;
+}
+
+void curve_reconstruct_segments4(const curve_keys *k, int first, int last, double *out)
+{
+    for (int seg = first; seg <= last; seg++) {
+        const segment4 s = segment4_setup(k, seg);
+        for (int f = s.t0; f <= s.t1; f++)
+            segment4_at(&s, k->cubic, f, out + (long)f * 4);
+    }
+    if (last + 1 <= k->count - 2) {
+        const segment4 s = segment4_setup(k, last + 1);
+        segment4_at(&s, k->cubic, s.t0, out + (long)s.t0 * 4);
+    }
+}
+
+void curve_reconstruct4(const curve_keys *k, int frame_count, double *out)
+{
+    if (k->count < 2) {
+        for (long i = 0; i < (long)frame_count * 4; i++)
+            out[i] = 0.0;
+        return;
+    }
+    curve_reconstruct_segments4(k, 0, k->count - 2, out);
+}

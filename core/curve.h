@@ -29,4 +29,10 @@ void curve_reconstruct_segments(const curve_keys *k, int first, int last, double
                                 int out_stride);
 void curve_reconstruct(const curve_keys *k, int frame_count, double *out, int out_stride);
 
+/* The same for the four components of a quaternion track (values and out
+ * are frame * 4 + component; k->stride is ignored), in one pass: each
+ * component's arithmetic is the scalar one, so results are identical. */
+void curve_reconstruct_segments4(const curve_keys *k, int first, int last, double *out);
+void curve_reconstruct4(const curve_keys *k, int frame_count, double *out);
+
 #endif

@@ -1,5 +1,6 @@
 #include "error_joint.h"
 
+#include <math.h>
 #include <stdlib.h>
 
 #include "fk.h"
@@ -42,7 +43,7 @@ int joint_error_measure(const fk_reference *ref, const anim_clip *dec, joint_err
         return -1;
     }
     joint_error e = {0, 0, 0, 0, 0};
-    double sum = 0;
+    double sum = 0, min_dot = INFINITY;
     long count = 0;
     for (int f = 0; f < dec->frame_count; f++) {
         fk_frame(dec, f, wp, wq);
@@ -58,9 +59,17 @@ int joint_error_measure(const fk_reference *ref, const anim_clip *dec, joint_err
             }
             sum += d;
             count++;
-            const double a = quat_angle_deg(aq + b * 4, wq + b * 4);
-            if (a > e.max_deg)
-                e.max_deg = a;
+            /* The angle falls as |dot| rises: only a |dot| within 1e-12 of
+             * the smallest so far can hold the maximum angle (the slope of
+             * acos is at least 1), so acos runs only for those. */
+            const double dot = fabs(quat_dot(aq + b * 4, wq + b * 4));
+            if (dot <= min_dot + 1e-12) {
+                if (dot < min_dot)
+                    min_dot = dot;
+                const double a = quat_angle_deg(aq + b * 4, wq + b * 4);
+                if (a > e.max_deg)
+                    e.max_deg = a;
+            } /* a NaN dot fails the test: its angle is NaN, never the maximum */
         }
     }
     e.mean_m = sum / count;

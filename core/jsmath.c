@@ -32,7 +32,7 @@ double js_hypot3(double a, double b, double c)
     return kahan_hypot(v, 3);
 }
 
-double js_hypot4(double a, double b, double c, double d)
+double js_hypot4_slow(double a, double b, double c, double d)
 {
     const double v[4] = {fabs(a), fabs(b), fabs(c), fabs(d)};
     return kahan_hypot(v, 4);

@@ -1,5 +1,7 @@
 #include "study_tables.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +14,7 @@
 #include "../core/jsmath.h"
 #include "../generators/study_rig.h"
 #include "jsfmt.h"
+#include "parallel.h"
 
 void study_settings_default(study_settings *s)
 {
@@ -26,8 +29,132 @@ void study_settings_default(study_settings *s)
     s->timing_runs = 9;
 }
 
+static int parse_number(const char *flag, const char *text, double *out, char *err, size_t err_size)
+{
+    char *end;
+    errno = 0;
+    const double v = strtod(text, &end);
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v)) {
+        snprintf(err, err_size, "%s: expected a finite number, found '%s'", flag, text);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int parse_list(const char *flag, const char *text, double *values, int *count, char *err,
+                      size_t err_size)
+{
+    *count = 0;
+    const char *p = text;
+    for (;;) {
+        const char *comma = strchr(p, ',');
+        const size_t len = comma ? (size_t)(comma - p) : strlen(p);
+        char item[64];
+        if (len == 0 || len >= sizeof item) {
+            snprintf(err, err_size, "%s: expected numbers separated by commas, found '%s'", flag, text);
+            return -1;
+        }
+        if (*count == SWEEP_MAX) {
+            snprintf(err, err_size, "%s: at most %d values", flag, SWEEP_MAX);
+            return -1;
+        }
+        memcpy(item, p, len);
+        item[len] = '\0';
+        if (parse_number(flag, item, &values[*count], err, err_size) != 0)
+            return -1;
+        if (!(values[*count] > 0)) {
+            snprintf(err, err_size, "%s: tolerances must be above 0 mm, found '%s'", flag, item);
+            return -1;
+        }
+        (*count)++;
+        if (!comma)
+            return 0;
+        p = comma + 1;
+    }
+}
+
+/* Clip lengths whose frame count the study's container and rig can hold. */
+static int check_frames(const char *flag, double seconds, double fps, char *err, size_t err_size)
+{
+    const double frames = js_round(seconds * fps);
+    if (!(frames >= 2 && frames <= 65536)) {
+        snprintf(err, err_size,
+                 "%s: %g s at %g fps gives %.0f frames; the study's clips need 2 to 65536 "
+                 "(its container stores frame indices in 16 bits)",
+                 flag, seconds, fps, frames);
+        return -1;
+    }
+    return 0;
+}
+
+int study_settings_parse(study_settings *s, int argc, char **argv, char *err, size_t err_size)
+{
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        if (strcmp(flag, "--no-timings") == 0) {
+            s->timings = false;
+            continue;
+        }
+        if (strcmp(flag, "--runs") != 0 && strcmp(flag, "--fps") != 0 && strcmp(flag, "--walk-seconds") != 0 &&
+            strcmp(flag, "--jump-seconds") != 0 && strcmp(flag, "--seed") != 0 &&
+            strcmp(flag, "--tol-mm") != 0 && strcmp(flag, "--lever-m") != 0 && strcmp(flag, "--sweep-mm") != 0) {
+            snprintf(err, err_size, "unknown option '%s'", flag);
+            return -1;
+        }
+        if (i + 1 >= argc) {
+            snprintf(err, err_size, "%s needs a value", flag);
+            return -1;
+        }
+        const char *text = argv[++i];
+        double v;
+        if (strcmp(flag, "--sweep-mm") == 0) {
+            if (parse_list(flag, text, s->sweep_mm, &s->sweep_count, err, err_size) != 0)
+                return -1;
+            continue;
+        }
+        if (parse_number(flag, text, &v, err, err_size) != 0)
+            return -1;
+        const char *bad = NULL;
+        if (strcmp(flag, "--fps") == 0) {
+            bad = v > 0 ? NULL : "must be above 0";
+            s->clips.fps = v;
+        } else if (strcmp(flag, "--walk-seconds") == 0) {
+            bad = v > 0 ? NULL : "must be above 0";
+            s->clips.walk_seconds = v;
+        } else if (strcmp(flag, "--jump-seconds") == 0) {
+            bad = v > 0 ? NULL : "must be above 0";
+            s->clips.jump_seconds = v;
+        } else if (strcmp(flag, "--seed") == 0) {
+            bad = v >= 0 && v <= 4294967295.0 && v == floor(v) ? NULL : "must be an integer from 0 to 4294967295";
+            if (!bad)
+                s->clips.seed = (uint32_t)v;
+        } else if (strcmp(flag, "--tol-mm") == 0) {
+            bad = v > 0 ? NULL : "must be above 0";
+            s->tol_mm = v;
+        } else if (strcmp(flag, "--lever-m") == 0) {
+            bad = v > 0 ? NULL : "must be above 0";
+            s->lever_m = v;
+        } else if (strcmp(flag, "--runs") == 0) {
+            bad = v >= 1 && v <= 1000 && v == floor(v) ? NULL : "must be an integer from 1 to 1000";
+            if (!bad)
+                s->timing_runs = (int)v;
+        }
+        if (bad) {
+            snprintf(err, err_size, "%s %s: %s", flag, text, bad);
+            return -1;
+        }
+    }
+    if (check_frames("--walk-seconds", s->clips.walk_seconds, s->clips.fps, err, err_size) != 0 ||
+        check_frames("--jump-seconds", s->clips.jump_seconds, s->clips.fps, err, err_size) != 0)
+        return -1;
+    return 0;
+}
+
 enum { WALK, JUMP, MOCAP, CLIP_COUNT };
 static const char *const CLIP_NAMES[CLIP_COUNT] = {"walk", "jump", "mocap"};
+/* The script fixes these two tolerances; they do not follow --tol-mm. */
+static const double JUMP_TIGHT_MM[2] = {0.1, 1};
 
 typedef struct measured_point {
     int clip;
@@ -36,6 +163,9 @@ typedef struct measured_point {
     byte_buffer bytes;
     size_t gzip;
     joint_error error;
+    bool done;
+    int status; /* from a worker: 0 or -1 with message */
+    char message[256];
 } measured_point;
 
 #define CACHE_MAX 256
@@ -46,6 +176,8 @@ typedef struct tables_ctx {
     anim_clip *clips[CLIP_COUNT];
     channel_view *views[CLIP_COUNT];
     fk_reference *refs[CLIP_COUNT];
+    size_t raw_bytes[CLIP_COUNT], raw_gzip[CLIP_COUNT];
+    container_status raw_status[CLIP_COUNT];
     measured_point points[CACHE_MAX];
     int point_count;
     char *err;
@@ -68,9 +200,34 @@ static bool same_options(const plan_options *a, const plan_options *b)
            (!a->reduce_keys || (a->eps_m == b->eps_m && a->eps_deg == b->eps_deg));
 }
 
-/* Plans, encodes and measures one point; a point asked for twice (the walk's
- * 1 mm cubic plan appears in four tables) is computed once. */
-static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
+/* Plans, encodes and measures one point.  Its reconstruction is freed once
+ * measured: tables need only its figures, keys and records. */
+static int compute_point(const tables_ctx *c, measured_point *m, char *err, size_t err_size)
+{
+    bytes_init(&m->bytes);
+    m->plan = study_plan_create(c->views[m->clip], &m->options);
+    if (!m->plan) {
+        snprintf(err, err_size, "out of memory while planning the %s clip", CLIP_NAMES[m->clip]);
+        return -1;
+    }
+    container_status st = study_container_write(m->plan, &m->bytes);
+    if (st != CONTAINER_OK) {
+        snprintf(err, err_size, "%s clip: %s", CLIP_NAMES[m->clip], container_status_message(st));
+        return -1;
+    }
+    m->gzip = gzip_size(m->bytes.data, m->bytes.size);
+    if (joint_error_measure(c->refs[m->clip], m->plan->encoder_recon, &m->error) != 0) {
+        snprintf(err, err_size, "out of memory while measuring the %s clip", CLIP_NAMES[m->clip]);
+        return -1;
+    }
+    clip_free(m->plan->encoder_recon);
+    m->plan->encoder_recon = NULL;
+    return 0;
+}
+
+/* The point for (clip, options), added to the list if new; a point asked for
+ * twice (the walk's 1 mm cubic plan appears in four tables) is computed once. */
+static measured_point *find_or_add(tables_ctx *c, int clip, const plan_options *o)
 {
     for (int i = 0; i < c->point_count; i++)
         if (c->points[i].clip == clip && same_options(&c->points[i].options, o))
@@ -79,26 +236,20 @@ static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
         fail(c, "too many distinct measurements (more than %d); shorten --sweep-mm", CACHE_MAX);
         return NULL;
     }
-    measured_point *m = &c->points[c->point_count];
+    measured_point *m = &c->points[c->point_count++];
     memset(m, 0, sizeof *m);
     m->clip = clip;
     m->options = *o;
-    bytes_init(&m->bytes);
-    m->plan = study_plan_create(c->views[clip], o);
-    if (!m->plan) {
-        fail(c, "out of memory while planning the %s clip", CLIP_NAMES[clip]);
-        return NULL;
-    }
-    c->point_count++;
-    container_status st = study_container_write(m->plan, &m->bytes);
-    if (st != CONTAINER_OK) {
-        fail(c, "%s clip: %s", CLIP_NAMES[clip], container_status_message(st));
-        return NULL;
-    }
-    m->gzip = gzip_size(m->bytes.data, m->bytes.size);
-    if (joint_error_measure(c->refs[clip], m->plan->encoder_recon, &m->error) != 0) {
-        fail(c, "out of memory while measuring the %s clip", CLIP_NAMES[clip]);
-        return NULL;
+    return m;
+}
+
+static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
+{
+    measured_point *m = find_or_add(c, clip, o);
+    if (m && !m->done) {
+        m->done = true;
+        if (compute_point(c, m, c->err, c->err_size) != 0)
+            return NULL;
     }
     return m;
 }
@@ -177,6 +328,20 @@ static double keys_per_track_second(const study_plan *p, int animated, double se
            animated / secs;
 }
 
+/* Options of the study's techniques 2-7 at the table's tolerance. */
+static void technique_options(const tables_ctx *c, plan_options rows[8])
+{
+    const double tol = c->s->tol_mm;
+    const plan_options all_keys = {false, 0, 0, false, false, true};
+    rows[2] = all_keys;
+    rows[3] = options_at(c, tol, false, false, false);
+    rows[4] = options_at(c, tol, false, false, true);
+    rows[5] = options_at(c, tol, true, false, true);
+    rows[6] = options_at(c, tol, true, true, true);
+    rows[7] = all_keys;
+    rows[7].quantize = true;
+}
+
 static int print_technique_tables(FILE *out, tables_ctx *c)
 {
     static const char *const LABELS[8] = {
@@ -199,25 +364,12 @@ static int print_technique_tables(FILE *out, tables_ctx *c)
                 js_to_fixed(study_tolerance_deg(tol, c->s->lever_m), 3, s_deg));
         fprintf(out, "%-42s  bytes     B/s    gzip   gzB/s  maxErr_mm  maxDeg\n", "technique");
 
-        byte_buffer raw;
-        bytes_init(&raw);
-        container_status st = study_raw_write(clip, &raw);
-        if (st != CONTAINER_OK) {
-            bytes_free(&raw);
-            return fail(c, "%s clip: %s", CLIP_NAMES[i], container_status_message(st));
-        }
-        print_technique_row(out, LABELS[1], raw.size, gzip_size(raw.data, raw.size), secs, NULL);
-        bytes_free(&raw);
+        if (c->raw_status[i] != CONTAINER_OK)
+            return fail(c, "%s clip: %s", CLIP_NAMES[i], container_status_message(c->raw_status[i]));
+        print_technique_row(out, LABELS[1], c->raw_bytes[i], c->raw_gzip[i], secs, NULL);
 
         plan_options rows[8];
-        const plan_options all_keys = {false, 0, 0, false, false, true};
-        rows[2] = all_keys;
-        rows[3] = options_at(c, tol, false, false, false);
-        rows[4] = options_at(c, tol, false, false, true);
-        rows[5] = options_at(c, tol, true, false, true);
-        rows[6] = options_at(c, tol, true, true, true);
-        rows[7] = all_keys;
-        rows[7].quantize = true;
+        technique_options(c, rows);
         const study_plan *plans[8] = {0};
         for (int r = 2; r <= 7; r++) {
             measured_point *m = measure(c, i, &rows[r]);
@@ -266,18 +418,16 @@ static int print_sweep(FILE *out, tables_ctx *c)
 
 static int print_jump_tight(FILE *out, tables_ctx *c)
 {
-    /* The script fixes these two tolerances; they do not follow --tol-mm. */
-    static const double TOLS[2] = {0.1, 1};
     fprintf(out, "\n### jump \xe2\x80\x94 does a cubic curve help at a tight tolerance?\n");
     for (int t = 0; t < 2; t++)
         for (int cubic = 0; cubic <= 1; cubic++) {
-            const plan_options o = options_at(c, TOLS[t], cubic, false, true);
+            const plan_options o = options_at(c, JUMP_TIGHT_MM[t], cubic, false, true);
             measured_point *m = measure(c, JUMP, &o);
             if (!m)
                 return -1;
             char smm[JSFMT_MAX], err[JSFMT_MAX];
             fprintf(out, "%s %5s mm  keys %5ld  bytes %6zu  maxErr %s mm\n", cubic ? "cubic" : "lin  ",
-                    js_number_string(TOLS[t], smm), m->plan->keys_scalar + m->plan->keys_rotation,
+                    js_number_string(JUMP_TIGHT_MM[t], smm), m->plan->keys_scalar + m->plan->keys_rotation,
                     m->bytes.size, js_to_fixed(m->error.max_m * 1000, 2, err));
         }
     return 0;
@@ -390,6 +540,63 @@ static int print_jump_keys(FILE *out, tables_ctx *c)
     return 0;
 }
 
+static void raw_job(tables_ctx *c, int clip)
+{
+    byte_buffer raw;
+    bytes_init(&raw);
+    c->raw_status[clip] = study_raw_write(c->clips[clip], &raw);
+    c->raw_bytes[clip] = raw.size;
+    c->raw_gzip[clip] = c->raw_status[clip] == CONTAINER_OK ? gzip_size(raw.data, raw.size) : 0;
+    bytes_free(&raw);
+}
+
+static void measure_job(void *ctx, int index)
+{
+    tables_ctx *c = ctx;
+    if (index < CLIP_COUNT) {
+        raw_job(c, index);
+        return;
+    }
+    measured_point *m = &c->points[index - CLIP_COUNT];
+    if (!m->done)
+        m->status = compute_point(c, m, m->message, sizeof m->message);
+}
+
+/* Lists every point the tables print and measures them on all cores before
+ * printing.  A point missing from this list is still measured when printed,
+ * only later and on one core. */
+static int measure_all(tables_ctx *c)
+{
+    plan_options rows[8];
+    technique_options(c, rows);
+    for (int i = 0; i < CLIP_COUNT; i++)
+        for (int r = 2; r <= 7; r++)
+            if (!find_or_add(c, i, &rows[r]))
+                return -1;
+    for (int cubic = 0; cubic <= 1; cubic++)
+        for (int i = 0; i < c->s->sweep_count; i++) {
+            const plan_options o = options_at(c, c->s->sweep_mm[i], cubic, false, true);
+            if (!find_or_add(c, WALK, &o))
+                return -1;
+        }
+    for (int t = 0; t < 2; t++)
+        for (int cubic = 0; cubic <= 1; cubic++) {
+            const plan_options o = options_at(c, JUMP_TIGHT_MM[t], cubic, false, true);
+            if (!find_or_add(c, JUMP, &o))
+                return -1;
+        }
+    parallel_for(CLIP_COUNT + c->point_count, measure_job, c);
+    for (int i = 0; i < c->point_count; i++) {
+        measured_point *m = &c->points[i];
+        if (!m->done) {
+            m->done = true;
+            if (m->status != 0)
+                return fail(c, "%s", m->message);
+        }
+    }
+    return 0;
+}
+
 int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err_size)
 {
     tables_ctx *c = calloc(1, sizeof *c);
@@ -401,6 +608,8 @@ int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err
     c->err = err;
     c->err_size = err_size;
     int rc = setup(c);
+    if (rc == 0)
+        rc = measure_all(c);
     if (rc == 0) {
         print_constant_counts(out, c);
         rc = print_technique_tables(out, c);

@@ -22,6 +22,10 @@ typedef struct study_settings {
 
 void study_settings_default(study_settings *s);
 
+/* Parses the flags of `animbench tables` (argv holds flags only).  Returns 0,
+ * or -1 with a message naming the flag, the value and what was expected. */
+int study_settings_parse(study_settings *s, int argc, char **argv, char *err, size_t err_size);
+
 /* Returns 0, or -1 with a message in err. */
 int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err_size);
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Makes sure the build dependencies are installed: Debian's packages for
+# cJSON, zlib, cmocka and gnuplot.  As root it installs what is missing with
+# apt-get; otherwise it prints the exact command and fails.
+set -euo pipefail
+
+need=()
+have_header() { printf '#include <%s>\n' "$1" | ${CC:-cc} -E -x c - >/dev/null 2>&1; }
+have_header cjson/cJSON.h || need+=(libcjson-dev)
+have_header zlib.h || need+=(zlib1g-dev)
+have_header cmocka.h || need+=(libcmocka-dev)
+command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
+command -v ${CC:-cc} >/dev/null 2>&1 || need+=(build-essential)
+if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then
+  command -v clang >/dev/null 2>&1 || need+=(clang)
+fi
+
+[ ${#need[@]} -eq 0 ] && exit 0
+
+cmd="apt-get update && apt-get install -y --no-install-recommends ${need[*]}"
+if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null 2>&1; then
+  echo "deps: installing ${need[*]}" >&2
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -qq >&2
+  apt-get install -y -qq --no-install-recommends "${need[@]}" >&2
+else
+  echo "deps: missing ${need[*]}; install them with:" >&2
+  echo "  sudo sh -c '$cmd'" >&2
+  exit 1
+fi

@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Same inputs, same bytes: builds animbench with gcc -O0, gcc -O3 and
+# clang -O2 (when clang is installed) and checks that `animbench tables`
+# prints byte-identical output with each, on one thread and on several.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ref=""
+status=0
+run() {
+  local name=$1 cc=$2 opt=$3
+  make -s BUILD="build-det-$name" BIN="build-det-$name/animbench" CC="$cc" OPT="$opt" "build-det-$name/animbench" >/dev/null
+  for threads in 1 2; do
+    ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings > "build-det-$name/tables.$threads.txt"
+    if [ -z "$ref" ]; then ref="build-det-$name/tables.$threads.txt"; continue; fi
+    if cmp -s "$ref" "build-det-$name/tables.$threads.txt"; then
+      echo "determinism: $name ($cc $opt), $threads thread(s): identical"
+    else
+      echo "determinism: $name ($cc $opt), $threads thread(s): DIFFERS from $ref"; status=1
+      diff "$ref" "build-det-$name/tables.$threads.txt" | head -5
+    fi
+  done
+}
+run gcc-O0 gcc -O0
+run gcc-O3 gcc -O3
+if command -v clang >/dev/null 2>&1; then run clang-O2 clang -O2; else echo "determinism: clang not installed, skipped"; fi
+exit $status
