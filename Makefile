@@ -25,11 +25,18 @@ deps:
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(ALL_CFLAGS) $(EXTRA_INCLUDE) -MMD -MP -c $< -o $@
 
 $(BUILD)/libanimbench.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# Provenance for results files; regenerated on every make, rewritten only on change.
+.PHONY: FORCE
+$(BUILD)/build_info.h: FORCE
+	@scripts/build_info.sh $@ "$(CC) $(ALL_CFLAGS)"
+$(BUILD)/harness/provenance.o: $(BUILD)/build_info.h
+$(BUILD)/harness/provenance.o: EXTRA_INCLUDE = -I$(BUILD)
 
 $(BIN): $(BUILD)/harness/main.o $(BUILD)/libanimbench.a
 	@mkdir -p $(dir $@)

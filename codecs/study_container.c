@@ -10,7 +10,8 @@ static bool put_rotation(byte_buffer *out, const double *q, bool quantize)
     return true;
 }
 
-container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out)
+static container_status scalar_record(const study_plan *plan, int index, container_layout layout,
+                                      byte_buffer *out)
 {
     const planned_scalar *t = &plan->scalars[index];
     const bool quant = plan->options.quantize;
@@ -22,8 +23,8 @@ container_status study_container_scalar_record(const study_plan *plan, int index
     bytes_u16(out, (uint16_t)t->channel->id);
     bytes_u16(out, (uint16_t)(t->is_constant ? 1 : t->key_count));
     if (t->is_constant) {
-        if (quant)
-            bytes_u16(out, 0);
+        if (quant && layout == LAYOUT_STUDY)
+            bytes_u16(out, 0); /* the study's defect: the value is not stored */
         else
             bytes_f32(out, v[0]);
     } else {
@@ -64,12 +65,38 @@ container_status study_container_rotation_record(const study_plan *plan, int ind
     return out->failed ? CONTAINER_NO_MEMORY : CONTAINER_OK;
 }
 
+container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out)
+{
+    return scalar_record(plan, index, LAYOUT_STUDY, out);
+}
+
+static void write_header(const study_plan *plan, container_layout layout, byte_buffer *out)
+{
+    if (layout == LAYOUT_STUDY) {
+        bytes_zeros(out, STUDY_HEADER_BYTES);
+        return;
+    }
+    const plan_options *o = &plan->options;
+    bytes_u8(out, SC_MAGIC0);
+    bytes_u8(out, SC_MAGIC1);
+    bytes_u8(out, SC_VERSION);
+    bytes_u8(out, (uint8_t)((o->cubic ? SC_FLAG_CUBIC : 0) | (o->quantize ? SC_FLAG_QUANTIZED : 0)));
+    bytes_u32(out, (uint32_t)plan->view->frame_count);
+    bytes_f64(out, plan->view->clip->fps);
+}
+
 container_status study_container_write(const study_plan *plan, byte_buffer *out)
 {
-    if (!bytes_zeros(out, STUDY_HEADER_BYTES))
+    return container_write(plan, LAYOUT_STUDY, out);
+}
+
+container_status container_write(const study_plan *plan, container_layout layout, byte_buffer *out)
+{
+    write_header(plan, layout, out);
+    if (out->failed)
         return CONTAINER_NO_MEMORY;
     for (int i = 0; i < plan->view->scalar_count; i++) {
-        container_status s = study_container_scalar_record(plan, i, out);
+        container_status s = scalar_record(plan, i, layout, out);
         if (s != CONTAINER_OK)
             return s;
     }

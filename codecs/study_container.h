@@ -22,6 +22,18 @@
 
 #define STUDY_HEADER_BYTES 16
 
+/* The study's layout, or ours: the same records, but the 16 header bytes
+ * carry what a decoder needs ("AB", version 1, flags bit 0 cubic, bit 1
+ * quantised, u32 frame count, f64 frames per second) and a quantised
+ * constant channel stores its value as f32 instead of a u16 0. */
+typedef enum container_layout { LAYOUT_STUDY = 0, LAYOUT_SELF_CONTAINED = 1 } container_layout;
+
+#define SC_MAGIC0 'A'
+#define SC_MAGIC1 'B'
+#define SC_VERSION 1
+#define SC_FLAG_CUBIC 1u
+#define SC_FLAG_QUANTIZED 2u
+
 typedef enum container_status {
     CONTAINER_OK = 0,
     CONTAINER_NO_MEMORY,
@@ -32,6 +44,7 @@ typedef enum container_status {
 container_status study_container_write(const study_plan *plan, byte_buffer *out);
 container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out);
 container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out);
+container_status container_write(const study_plan *plan, container_layout layout, byte_buffer *out);
 const char *container_status_message(container_status s);
 
 /* The study's raw layout: a 16-byte zero header, then per frame, per bone,

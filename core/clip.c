@@ -70,3 +70,27 @@ void clip_free(anim_clip *c)
     free(c->scl);
     free(c);
 }
+
+void clip_set_pose(anim_clip *c, int f, const double *pose)
+{
+    for (int b = 0; b < c->rig->bone_count; b++) {
+        const double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            clip_pos_channel(c, b, a)[f] = p[a];
+            clip_scl_channel(c, b, a)[f] = p[7 + a];
+        }
+        memcpy(clip_rot_track(c, b) + (size_t)f * 4, p + 3, 4 * sizeof *p);
+    }
+}
+
+void clip_get_pose(const anim_clip *c, int f, double *pose)
+{
+    for (int b = 0; b < c->rig->bone_count; b++) {
+        double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            p[a] = clip_pos_channel(c, b, a)[f];
+            p[7 + a] = clip_scl_channel(c, b, a)[f];
+        }
+        memcpy(p + 3, clip_rot_track(c, b) + (size_t)f * 4, 4 * sizeof *p);
+    }
+}

@@ -38,6 +38,11 @@ static inline double *clip_rot_track(const anim_clip *c, int bone)
 {
     return c->rot + (size_t)bone * (size_t)c->frame_count * 4;
 }
+/* Frame f from a pose of 10 doubles per bone (position, rotation, scale). */
+void clip_set_pose(anim_clip *c, int f, const double *pose);
+/* The pose of frame f, 10 doubles per bone. */
+void clip_get_pose(const anim_clip *c, int f, double *pose);
+
 static inline double clip_seconds(const anim_clip *c)
 {
     return c->frame_count / c->fps;

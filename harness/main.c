@@ -5,17 +5,22 @@
 #include <malloc.h>
 #endif
 
+#include "commands.h"
 #include "study_tables.h"
 
 static int usage(FILE *out)
 {
     fprintf(out,
-            "usage: animbench tables [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N]\n"
-            "                        [--tol-mm X] [--lever-m X] [--sweep-mm a,b,c] [--no-timings]\n");
+            "usage: animbench COMMAND [options]\n"
+            "  tables [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--tol-mm X]\n"
+            "         [--lever-m X] [--sweep-mm a,b,c] [--no-timings]   the study's tables\n"
+            "  list                                                     codecs, clips, metrics\n"
+            "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
+            "  sweep FILE [--force]                                     run a sweep definition\n");
     return out == stderr ? 2 : 0;
 }
 
-static int cmd_tables(int argc, char **argv)
+int cmd_tables(int argc, char **argv)
 {
     study_settings s;
     study_settings_default(&s);
@@ -44,6 +49,10 @@ int main(int argc, char **argv)
         return usage(stderr);
     if (strcmp(argv[1], "tables") == 0)
         return cmd_tables(argc - 2, argv + 2);
+    if (strcmp(argv[1], "list") == 0)
+        return cmd_list(argc - 2, argv + 2);
+    if (strcmp(argv[1], "run") == 0)
+        return cmd_run(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);

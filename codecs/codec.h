@@ -1,0 +1,86 @@
+/* The codec interface.  Every codec is one row of the table in
+ * codecs/registry.c: a name, a description, and functions.
+ *
+ * Shared knowledge: an encoder sees the clip; its decoder sees only the
+ * bytes, the rig (bone count, hierarchy, names: what a game ships once per
+ * character, not per clip) and its own row (which codec it is, with the
+ * row's fixed settings).  Nothing else passes from encoder to decoder.
+ *
+ * Time for samplers is in frames: t = 2.5 is halfway between frames 2 and 3. */
+#ifndef ANIMBENCH_CODEC_H
+#define ANIMBENCH_CODEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/bytes.h"
+#include "../core/channels.h"
+#include "../core/clip.h"
+
+typedef struct codec_params {
+    double tol_mm;  /* distance tolerance; codecs that reduce keys use it */
+    double lever_m; /* lever arm turning tol_mm into an angle (study: 0.35) */
+    int step;       /* a whole-number parameter for codecs that take one */
+} codec_params;
+
+typedef struct codec_input {
+    const anim_clip *clip;
+    const channel_view *view; /* the study's channel view of clip */
+} codec_input;
+
+typedef struct codec_output {
+    byte_buffer bytes;
+    anim_clip *encoder_recon; /* what the encoder expects a decoder to rebuild, or NULL */
+    long keys;                /* keys stored (the study's count), or -1 */
+    int *key_frames;          /* every stored key's frame index, or NULL */
+    long key_frame_count;
+} codec_output;
+
+void codec_output_init(codec_output *o);
+void codec_output_free(codec_output *o);
+
+/* A pose is 10 doubles per bone: position (3), rotation (4, x y z w), scale (3). */
+#define POSE_STRIDE 10
+
+typedef struct codec_sampler codec_sampler;
+
+enum codec_flags {
+    CODEC_USES_TOLERANCE = 1 << 0, /* tol_mm and lever_m matter */
+    CODEC_USES_STEP = 1 << 1,      /* step matters */
+    CODEC_NOT_SELF_CONTAINED = 1 << 2 /* its bytes alone do not decode to what it measures */
+};
+
+struct codec;
+
+/* What a codec module implements; rows of the registry point at it. */
+typedef struct codec_ops {
+    /* Returns 0, or -1 with a message in err. */
+    int (*encode)(const struct codec *c, const codec_input *in, const codec_params *p, codec_output *out,
+                  char *err, size_t err_size);
+    /* Decodes bytes alone into a new clip (fps as stored, or 0 when the
+     * stream does not say).  Returns NULL with a message on bad bytes. */
+    anim_clip *(*decode)(const struct codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
+                         char *err, size_t err_size);
+    /* A sampler built from the bytes alone, for decode timings. */
+    codec_sampler *(*sampler_create)(const struct codec *c, const uint8_t *bytes, size_t size,
+                                     const anim_rig *rig, char *err, size_t err_size);
+    /* Fills pose (POSE_STRIDE * bones doubles) at time t in frames, 0 <= t <= frames - 1. */
+    void (*sample)(codec_sampler *s, double t, double *pose);
+    void (*sampler_free)(codec_sampler *s);
+} codec_ops;
+
+/* One row of the registry: a variant is another row with another config. */
+typedef struct codec {
+    const char *name;
+    const char *description;
+    unsigned flags;
+    const void *config; /* the row's fixed settings, read by its ops */
+    const codec_ops *ops;
+} codec;
+
+const codec *codec_find(const char *name);
+int codec_count(void);
+const codec *codec_at(int index);
+
+#endif

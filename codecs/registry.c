@@ -1,0 +1,55 @@
+/* The one table of codecs.  A codec is a module exporting a codec_ops; a
+ * row names it, says what it is, and gives its fixed settings.  Adding a
+ * codec is one file plus one row here (README, "Adding a codec").
+ * The raw layout is row one: every other row is read against it. */
+#include <string.h>
+
+#include "codec.h"
+#include "raw_codec.h"
+#include "track_codecs.h"
+
+extern const codec_ops EVERY_NTH_OPS;
+
+#define TRACKS(reduce, cubic, quant, drop, layout) \
+    (&(const track_codec_config){reduce, cubic, quant, drop, layout})
+
+static const codec CODECS[] = {
+    {"raw", "study 1: every channel of every frame as float32 (16-byte zero header)", 0, NULL, &RAW_CODEC_OPS},
+    {"const", "study 2: constant channels stored once, the rest every frame (lossless)", 0,
+     TRACKS(false, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+    {"linear-all", "study 3: linear keyframe reduction of every channel, constants included",
+     CODEC_USES_TOLERANCE, TRACKS(true, false, false, false, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+    {"linear", "study 4: constant removal + linear keyframe reduction", CODEC_USES_TOLERANCE,
+     TRACKS(true, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+    {"cubic", "study 5: constant removal + Catmull-Rom cubic keyframe reduction", CODEC_USES_TOLERANCE,
+     TRACKS(true, true, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+    {"cubic-q", "study 6: cubic keys, 16-bit pos/scale, smallest-3 quats (study layout: not self-contained)",
+     CODEC_USES_TOLERANCE | CODEC_NOT_SELF_CONTAINED, TRACKS(true, true, true, true, LAYOUT_STUDY),
+     &TRACK_CODEC_OPS},
+    {"quant", "study 7: constant removal + quantisation of every frame (study layout: not self-contained)",
+     CODEC_NOT_SELF_CONTAINED, TRACKS(false, false, true, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+    {"cubic-q-sc", "study 6 in a self-contained layout (header with frames, fps, flags; constants stored)",
+     CODEC_USES_TOLERANCE, TRACKS(true, true, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS},
+    {"quant-sc", "study 7 in a self-contained layout (header with frames, fps, flags; constants stored)", 0,
+     TRACKS(false, false, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS},
+    {"every-nth", "README example: every Nth frame as float32, linear in between", CODEC_USES_STEP, NULL,
+     &EVERY_NTH_OPS},
+};
+
+int codec_count(void)
+{
+    return (int)(sizeof CODECS / sizeof CODECS[0]);
+}
+
+const codec *codec_at(int index)
+{
+    return index >= 0 && index < codec_count() ? &CODECS[index] : NULL;
+}
+
+const codec *codec_find(const char *name)
+{
+    for (int i = 0; i < codec_count(); i++)
+        if (strcmp(CODECS[i].name, name) == 0)
+            return &CODECS[i];
+    return NULL;
+}

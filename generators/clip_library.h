@@ -1,0 +1,33 @@
+/* Clips by name: the study's generated clips ("walk", "jump", "mocap"), and
+ * (see generators/bvh.h) motion capture files. */
+#ifndef ANIMBENCH_CLIP_LIBRARY_H
+#define ANIMBENCH_CLIP_LIBRARY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../core/clip.h"
+#include "study_clips.h"
+
+typedef struct clip_source {
+    char name[256];
+    char generator[64];   /* "study-walk", "study-jump", "study-mocap", "bvh" */
+    study_clip_params params; /* generated clips */
+    anim_rig *rig;        /* owned */
+    anim_clip *clip;      /* owned */
+    uint64_t sample_hash; /* FNV-1a over every sample's bytes, frame rate and hierarchy */
+} clip_source;
+
+/* Returns NULL with a message when the name is not a known clip or the
+ * file cannot be read. */
+clip_source *clip_source_load(const char *name, const study_clip_params *params, char *err, size_t err_size);
+void clip_source_free(clip_source *s);
+
+/* Hash of a clip's samples, rig and rate: two clips with the same hash are
+ * the same data. */
+uint64_t clip_hash(const anim_clip *clip);
+
+/* The generated clip names, NULL-terminated. */
+extern const char *const STUDY_CLIP_NAMES[];
+
+#endif

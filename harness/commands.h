@@ -1,0 +1,10 @@
+/* The subcommands of bin/animbench, each taking the arguments after its name. */
+#ifndef ANIMBENCH_COMMANDS_H
+#define ANIMBENCH_COMMANDS_H
+
+int cmd_tables(int argc, char **argv);
+int cmd_list(int argc, char **argv);
+int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv);
+
+#endif

@@ -1,0 +1,47 @@
+/* One measured point: a codec with its parameters on a clip.
+ *
+ * The byte count counts only because the bytes decode: every point is
+ * decoded by the codec's decoder from the bytes alone and its error is
+ * measured on that decoded clip.  Where the codec also knows its encoder-side
+ * reconstruction (what the study measures), that error is reported too. */
+#ifndef ANIMBENCH_MEASURE_H
+#define ANIMBENCH_MEASURE_H
+
+#include <stdbool.h>
+
+#include "../codecs/codec.h"
+#include "../core/error_joint.h"
+#include "../generators/clip_library.h"
+
+typedef struct measured_clip {
+    clip_source *source;
+    channel_view *view;
+    fk_reference *ref;
+} measured_clip;
+
+measured_clip *measured_clip_create(clip_source *source, char *err, size_t err_size); /* takes source */
+void measured_clip_free(measured_clip *m);
+
+typedef struct point_result {
+    const codec *codec;
+    codec_params params;
+    size_t bytes, gzip_bytes;
+    long keys;
+    bool decoded_ok;
+    char decode_error[256];
+    joint_error decoded;  /* error of the clip decoded from the bytes */
+    bool has_encoder;
+    joint_error encoder;  /* error of the encoder's own reconstruction */
+    int decoded_frames;
+    double decoded_fps;   /* 0 when the bytes do not carry it */
+    long *key_histogram;  /* per frame: animated keys stored there; NULL unless asked */
+    int key_histogram_frames;
+} point_result;
+
+/* Returns 0, or -1 with a message (encoding failed).  A decode failure is
+ * not an error of the measurement: it is recorded in the result. */
+int measure_point(const measured_clip *clip, const codec *c, const codec_params *p, bool want_histogram,
+                  point_result *out, char *err, size_t err_size);
+void point_result_free(point_result *r);
+
+#endif

@@ -1,0 +1,68 @@
+#include "provenance.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../core/gzip_size.h"
+#include "build_info.h"
+
+#ifndef __OPTIMIZE__
+#define BUILT_OPTIMISED false
+#else
+#define BUILT_OPTIMISED true
+#endif
+
+static void read_cpu_model(char *out, size_t n)
+{
+    snprintf(out, n, "unknown");
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f)
+        return;
+    char line[512];
+    while (fgets(line, sizeof line, f)) {
+        if (strncmp(line, "model name", 10) == 0) {
+            const char *colon = strchr(line, ':');
+            if (colon) {
+                snprintf(out, n, "%s", colon + 2);
+                out[strcspn(out, "\n")] = '\0';
+            }
+            break;
+        }
+    }
+    fclose(f);
+}
+
+void provenance_collect(provenance *p)
+{
+    memset(p, 0, sizeof *p);
+    p->version = ANIMBENCH_VERSION;
+    p->git_commit = ANIMBENCH_GIT_COMMIT;
+    p->source_hash = ANIMBENCH_SOURCE_HASH;
+    p->cflags = ANIMBENCH_CFLAGS;
+#ifdef __clang__
+    p->compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    p->compiler = "gcc " __VERSION__;
+#else
+    p->compiler = "unknown";
+#endif
+    read_cpu_model(p->cpu_model, sizeof p->cpu_model);
+    p->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(p->os, sizeof p->os, "%.60s %.60s %.60s", u.sysname, u.release, u.machine);
+    p->zlib_version = gzip_zlib_version();
+    const time_t now = time(NULL);
+    struct tm tm;
+    gmtime_r(&now, &tm);
+    strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    p->optimised = BUILT_OPTIMISED;
+}
+
+const char *provenance_code_version(void)
+{
+    return ANIMBENCH_SOURCE_HASH;
+}

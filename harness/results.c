@@ -1,0 +1,234 @@
+#include "results.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../core/quat.h"
+#include "../codecs/study_plan.h"
+#include "provenance.h"
+
+cJSON *results_context(int argc, char **argv)
+{
+    provenance p;
+    provenance_collect(&p);
+    cJSON *c = cJSON_CreateObject();
+    cJSON_AddStringToObject(c, "animbench_version", p.version);
+    cJSON_AddStringToObject(c, "git_commit", p.git_commit);
+    cJSON_AddStringToObject(c, "code_version", p.source_hash);
+    cJSON_AddStringToObject(c, "compiler", p.compiler);
+    cJSON_AddStringToObject(c, "cflags", p.cflags);
+    cJSON_AddBoolToObject(c, "optimised_build", p.optimised);
+    cJSON_AddStringToObject(c, "cpu_model", p.cpu_model);
+    cJSON_AddNumberToObject(c, "cores", p.cores);
+    cJSON_AddStringToObject(c, "os", p.os);
+    cJSON_AddStringToObject(c, "zlib_version", p.zlib_version);
+    cJSON_AddStringToObject(c, "date", p.date);
+    cJSON *cmd = cJSON_AddArrayToObject(c, "command_line");
+    for (int i = 0; i < argc; i++)
+        cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+    return c;
+}
+
+cJSON *results_document(int argc, char **argv)
+{
+    cJSON *doc = cJSON_CreateObject();
+    cJSON_AddNumberToObject(doc, "schema_version", RESULTS_SCHEMA_VERSION);
+    cJSON_AddItemToObject(doc, "context", results_context(argc, argv));
+    cJSON_AddArrayToObject(doc, "points");
+    return doc;
+}
+
+static void hex64(uint64_t v, char out[19])
+{
+    snprintf(out, 19, "0x%016llx", (unsigned long long)v);
+}
+
+cJSON *results_clip(const clip_source *s)
+{
+    const anim_clip *c = s->clip;
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "name", s->name);
+    cJSON_AddStringToObject(j, "generator", s->generator);
+    cJSON *params = cJSON_AddObjectToObject(j, "params");
+    if (strncmp(s->generator, "study-", 6) == 0) {
+        cJSON_AddNumberToObject(params, "fps", s->params.fps);
+        cJSON_AddNumberToObject(params, "seconds",
+                                strcmp(s->generator, "study-jump") == 0 ? s->params.jump_seconds : s->params.walk_seconds);
+        if (strcmp(s->generator, "study-mocap") == 0)
+            cJSON_AddNumberToObject(params, "seed", s->params.seed);
+    }
+    cJSON_AddNumberToObject(j, "frames", c->frame_count);
+    cJSON_AddNumberToObject(j, "fps", c->fps);
+    cJSON_AddNumberToObject(j, "seconds", c->frame_count / c->fps);
+    cJSON_AddNumberToObject(j, "bones", c->rig->bone_count);
+    char h[19];
+    hex64(s->sample_hash, h);
+    cJSON_AddStringToObject(j, "sample_hash", h);
+    return j;
+}
+
+void results_point_key(const measured_clip *mc, const codec *c, const codec_params *p, char *out, size_t n)
+{
+    char h[19], params[96] = "";
+    hex64(mc->source->sample_hash, h);
+    if (c->flags & CODEC_USES_TOLERANCE)
+        snprintf(params, sizeof params, " tol_mm=%.17g lever_m=%.17g", p->tol_mm, p->lever_m);
+    if (c->flags & CODEC_USES_STEP)
+        snprintf(params + strlen(params), sizeof params - strlen(params), " step=%d", p->step);
+    snprintf(out, n, "%s|%s@%s|%s%s", provenance_code_version(), mc->source->name, h, c->name, params);
+}
+
+static cJSON *error_json(const anim_rig *rig, const joint_error *e)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "max_mm", e->max_m * 1000);
+    cJSON_AddNumberToObject(j, "mean_mm", e->mean_m * 1000);
+    cJSON_AddNumberToObject(j, "max_deg", e->max_deg);
+    cJSON_AddStringToObject(j, "worst_joint", rig->names[e->worst_bone]);
+    cJSON_AddNumberToObject(j, "worst_frame", e->worst_frame);
+    return j;
+}
+
+cJSON *results_point(const measured_clip *mc, const point_result *r)
+{
+    const anim_clip *clip = mc->source->clip;
+    const codec *c = r->codec;
+    cJSON *j = cJSON_CreateObject();
+    char key[512];
+    results_point_key(mc, c, &r->params, key, sizeof key);
+    cJSON_AddStringToObject(j, "key", key);
+    cJSON_AddStringToObject(j, "code_version", provenance_code_version());
+    cJSON_AddItemToObject(j, "clip", results_clip(mc->source));
+    cJSON *cj = cJSON_AddObjectToObject(j, "codec");
+    cJSON_AddStringToObject(cj, "name", c->name);
+    cJSON_AddStringToObject(cj, "description", c->description);
+    cJSON_AddBoolToObject(cj, "self_contained", !(c->flags & CODEC_NOT_SELF_CONTAINED));
+    cJSON *params = cJSON_AddObjectToObject(cj, "params");
+    if (c->flags & CODEC_USES_TOLERANCE) {
+        cJSON_AddNumberToObject(params, "tol_mm", r->params.tol_mm);
+        cJSON_AddNumberToObject(params, "lever_m", r->params.lever_m);
+        cJSON_AddNumberToObject(params, "tol_deg", study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
+    }
+    if (c->flags & CODEC_USES_STEP)
+        cJSON_AddNumberToObject(params, "step", r->params.step);
+    const double secs = clip->frame_count / clip->fps;
+    cJSON_AddNumberToObject(j, "bytes", (double)r->bytes);
+    cJSON_AddNumberToObject(j, "bytes_per_second", r->bytes / secs);
+    cJSON_AddNumberToObject(j, "gzip_bytes", (double)r->gzip_bytes);
+    cJSON_AddNumberToObject(j, "gzip_bytes_per_second", r->gzip_bytes / secs);
+    cJSON_AddNumberToObject(j, "keys", (double)r->keys);
+    cJSON *dec = cJSON_AddObjectToObject(j, "decoded");
+    cJSON_AddBoolToObject(dec, "ok", r->decoded_ok);
+    if (r->decoded_ok) {
+        cJSON *e = error_json(clip->rig, &r->decoded);
+        cJSON *child = e->child;
+        while (child) {
+            cJSON *next = child->next;
+            cJSON_AddItemToObject(dec, child->string, cJSON_DetachItemViaPointer(e, child));
+            child = next;
+        }
+        cJSON_Delete(e);
+        cJSON_AddNumberToObject(dec, "fps_in_stream", r->decoded_fps);
+    } else {
+        cJSON_AddStringToObject(dec, "error", r->decode_error);
+    }
+    if (r->has_encoder) {
+        cJSON_AddItemToObject(j, "encoder", error_json(clip->rig, &r->encoder));
+        if (r->decoded_ok)
+            cJSON_AddNumberToObject(j, "decoded_minus_encoder_max_mm",
+                                    (r->decoded.max_m - r->encoder.max_m) * 1000);
+    } else {
+        cJSON_AddNullToObject(j, "encoder");
+    }
+    if (r->key_histogram) {
+        cJSON *h = cJSON_AddArrayToObject(j, "key_histogram");
+        for (int f = 0; f < r->key_histogram_frames; f++)
+            cJSON_AddItemToArray(h, cJSON_CreateNumber((double)r->key_histogram[f]));
+    }
+    return j;
+}
+
+int write_file_atomic(const char *path, const char *text, size_t size, char *err, size_t err_size)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(errno));
+        return -1;
+    }
+    const bool ok = fwrite(text, 1, size, f) == size && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    const int saved = errno;
+    if (fclose(f) != 0 || !ok) {
+        snprintf(err, err_size, "cannot write %s: %s", tmp, strerror(ok ? errno : saved));
+        unlink(tmp);
+        return -1;
+    }
+    if (rename(tmp, path) != 0) {
+        snprintf(err, err_size, "cannot rename %s to %s: %s", tmp, path, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+int results_write(const char *path, const cJSON *doc, char *err, size_t err_size)
+{
+    char *text = cJSON_Print(doc);
+    if (!text) {
+        snprintf(err, err_size, "out of memory printing JSON");
+        return -1;
+    }
+    const size_t n = strlen(text);
+    char *with_newline = malloc(n + 2);
+    int rc = -1;
+    if (with_newline) {
+        memcpy(with_newline, text, n);
+        with_newline[n] = '\n';
+        rc = write_file_atomic(path, with_newline, n + 1, err, err_size);
+        free(with_newline);
+    } else {
+        snprintf(err, err_size, "out of memory");
+    }
+    cJSON_free(text);
+    return rc;
+}
+
+cJSON *results_read(const char *path, int *missing, char *err, size_t err_size)
+{
+    *missing = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        if (errno == ENOENT) {
+            *missing = 1;
+            return NULL;
+        }
+        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+        return NULL;
+    }
+    fseek(f, 0, SEEK_END);
+    const long size = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *text = malloc((size_t)size + 1);
+    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
+        fclose(f);
+        free(text);
+        snprintf(err, err_size, "cannot read %s", path);
+        return NULL;
+    }
+    fclose(f);
+    text[size] = '\0';
+    cJSON *doc = cJSON_Parse(text);
+    if (!doc) {
+        const char *at = cJSON_GetErrorPtr();
+        snprintf(err, err_size, "%s: not valid JSON near byte %ld", path, at ? (long)(at - text) : -1L);
+    } else if (!cJSON_IsArray(cJSON_GetObjectItem(doc, "points"))) {
+        snprintf(err, err_size, "%s: not an animbench results file (no \"points\" array)", path);
+        cJSON_Delete(doc);
+        doc = NULL;
+    }
+    free(text);
+    return doc;
+}
