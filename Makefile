@@ -46,7 +46,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN)
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)"
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
@@ -67,6 +67,16 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables
+.PHONY: tables sweep
 tables: $(BIN)
 	$(BIN) tables
+
+# The main job: every table of the study, the sweep, its exported tables and the figures.
+SWEEP ?= sweeps/study.json
+sweep: deps $(BIN)
+	@mkdir -p results
+	@echo "== the study's tables -> results/tables.txt" >&2
+	@$(BIN) tables > results/tables.txt.tmp && mv results/tables.txt.tmp results/tables.txt && cat results/tables.txt
+	@echo "== sweep $(SWEEP)" >&2
+	@$(BIN) sweep $(SWEEP)
+	@scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)

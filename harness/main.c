@@ -53,6 +53,8 @@ int main(int argc, char **argv)
         return cmd_list(argc - 2, argv + 2);
     if (strcmp(argv[1], "run") == 0)
         return cmd_run(argc - 2, argv + 2, argc, argv);
+    if (strcmp(argv[1], "sweep") == 0)
+        return cmd_sweep(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);

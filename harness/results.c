@@ -196,39 +196,59 @@ int results_write(const char *path, const cJSON *doc, char *err, size_t err_size
     return rc;
 }
 
-cJSON *results_read(const char *path, int *missing, char *err, size_t err_size)
+cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_size)
 {
     *missing = 0;
     FILE *f = fopen(path, "rb");
     if (!f) {
         if (errno == ENOENT) {
             *missing = 1;
+            snprintf(err, err_size, "%s: no such file", path);
             return NULL;
         }
         snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
         return NULL;
     }
-    fseek(f, 0, SEEK_END);
-    const long size = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *text = malloc((size_t)size + 1);
-    if (!text || fread(text, 1, (size_t)size, f) != (size_t)size) {
-        fclose(f);
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
+        len += got;
+        if (len + 1 == cap) {
+            char *bigger = realloc(text, cap *= 2);
+            if (!bigger)
+                free(text);
+            text = bigger;
+        }
+    }
+    const int read_error = ferror(f);
+    fclose(f);
+    if (!text || read_error) {
         free(text);
         snprintf(err, err_size, "cannot read %s", path);
         return NULL;
     }
-    fclose(f);
-    text[size] = '\0';
-    cJSON *doc = cJSON_Parse(text);
+    text[len] = '\0';
+    cJSON *doc = cJSON_ParseWithLength(text, len);
     if (!doc) {
         const char *at = cJSON_GetErrorPtr();
-        snprintf(err, err_size, "%s: not valid JSON near byte %ld", path, at ? (long)(at - text) : -1L);
-    } else if (!cJSON_IsArray(cJSON_GetObjectItem(doc, "points"))) {
-        snprintf(err, err_size, "%s: not an animbench results file (no \"points\" array)", path);
-        cJSON_Delete(doc);
-        doc = NULL;
+        long line = 1, col = 1;
+        for (const char *p = text; at && p < at; p++) {
+            col = *p == '\n' ? 1 : col + 1;
+            line += *p == '\n';
+        }
+        snprintf(err, err_size, "%s:%ld:%ld: not valid JSON here", path, line, col);
     }
     free(text);
+    return doc;
+}
+
+cJSON *results_read(const char *path, int *missing, char *err, size_t err_size)
+{
+    cJSON *doc = results_read_json(path, missing, err, err_size);
+    if (doc && !cJSON_IsArray(cJSON_GetObjectItem(doc, "points"))) {
+        snprintf(err, err_size, "%s: not an animbench results file (no \"points\" array)", path);
+        cJSON_Delete(doc);
+        return NULL;
+    }
     return doc;
 }

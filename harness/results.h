@@ -24,6 +24,8 @@ cJSON *results_document(int argc, char **argv);
 
 /* Writes atomically: PATH.tmp.PID, flushed and synced, renamed to PATH. */
 int results_write(const char *path, const cJSON *doc, char *err, size_t err_size);
+/* Reads any JSON file; errors name the file, line and column. */
+cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_size);
 /* Reads a results file.  *missing is set when it does not exist. */
 cJSON *results_read(const char *path, int *missing, char *err, size_t err_size);
 

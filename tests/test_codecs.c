@@ -1,0 +1,199 @@
+/* Every codec of the registry: round trip from the bytes alone, agreement
+ * with the encoder's reconstruction where the layout is self-contained,
+ * samplers against the full decode, and hostile bytes (every truncation of
+ * a small stream, every byte flipped) giving an error or a clip, never a
+ * read out of bounds (the sanitizer build checks that). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codecs/codec.h"
+#include "../core/error_joint.h"
+#include "../generators/clip_library.h"
+#include "../harness/measure.h"
+
+static measured_clip *load(const char *name, double seconds)
+{
+    study_clip_params p = STUDY_CLIP_DEFAULTS;
+    p.walk_seconds = seconds;
+    p.jump_seconds = seconds;
+    char err[256];
+    clip_source *s = clip_source_load(name, &p, err, sizeof err);
+    assert_non_null(s);
+    measured_clip *m = measured_clip_create(s, err, sizeof err);
+    assert_non_null(m);
+    return m;
+}
+
+static codec_output encode(const measured_clip *m, const codec *c, double tol_mm)
+{
+    const codec_input in = {m->source->clip, m->view};
+    const codec_params p = {tol_mm, 0.35, 3};
+    codec_output out;
+    codec_output_init(&out);
+    char err[256];
+    if (c->ops->encode(c, &in, &p, &out, err, sizeof err) != 0)
+        fail_msg("%s: %s", c->name, err);
+    return out;
+}
+
+static void test_every_codec_round_trips(void **state)
+{
+    (void)state;
+    const char *clips[] = {"walk", "jump", "mocap"};
+    for (int k = 0; k < 3; k++) {
+        measured_clip *m = load(clips[k], k == 1 ? 2 : 3);
+        for (int i = 0; i < codec_count(); i++) {
+            const codec *c = codec_at(i);
+            point_result r;
+            char err[256];
+            const codec_params p = {1.0, 0.35, 3};
+            assert_int_equal(measure_point(m, c, &p, false, &r, err, sizeof err), 0);
+            if (!r.decoded_ok)
+                fail_msg("%s on %s did not decode: %s", c->name, clips[k], r.decode_error);
+            assert_int_equal(r.decoded_frames, m->source->clip->frame_count);
+            assert_true(isfinite(r.decoded.max_m));
+            if (r.has_encoder && !(c->flags & CODEC_NOT_SELF_CONTAINED)) {
+                /* the bytes hold float32 where the encoder kept doubles: the
+                 * decoded clip may differ by rounding, never by more */
+                if (fabs(r.decoded.max_m - r.encoder.max_m) > 1e-5)
+                    fail_msg("%s on %s: decoded max %.9f m, encoder %.9f m", c->name, clips[k], r.decoded.max_m,
+                             r.encoder.max_m);
+            }
+            if (c->flags & CODEC_NOT_SELF_CONTAINED) {
+                /* the study's quantised layout writes 0 for constant channels
+                 * and no range: decoded alone, scales come back as 0 */
+                assert_true(r.has_encoder);
+                assert_true(r.decoded.max_m > 0.1);
+                assert_true(r.encoder.max_m < 0.02);
+            }
+            point_result_free(&r);
+        }
+        measured_clip_free(m);
+    }
+}
+
+/* The self-contained layout costs the header's information (nothing: the
+ * same 16 bytes) plus 2 bytes per constant scalar channel. */
+static void test_self_contained_cost(void **state)
+{
+    (void)state;
+    measured_clip *m = load("walk", 3);
+    codec_output a = encode(m, codec_find("cubic-q"), 1), b = encode(m, codec_find("cubic-q-sc"), 1);
+    const int constant_scalars = channels_constant_scalars(m->view);
+    assert_int_equal(b.bytes.size - a.bytes.size, 2 * constant_scalars);
+    codec_output_free(&a);
+    codec_output_free(&b);
+    measured_clip_free(m);
+}
+
+static void test_samplers_match_full_decode(void **state)
+{
+    (void)state;
+    measured_clip *m = load("jump", 2);
+    const anim_rig *rig = m->source->clip->rig;
+    double *pose = malloc((size_t)rig->bone_count * POSE_STRIDE * sizeof *pose);
+    double *expect = malloc((size_t)rig->bone_count * POSE_STRIDE * sizeof *expect);
+    for (int i = 0; i < codec_count(); i++) {
+        const codec *c = codec_at(i);
+        codec_output out = encode(m, c, 0.5);
+        char err[256];
+        anim_clip *dec = c->ops->decode(c, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        codec_sampler *s = c->ops->sampler_create(c, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        assert_non_null(dec);
+        assert_non_null(s);
+        for (int f = 0; f < dec->frame_count; f++) {
+            c->ops->sample(s, f, pose);
+            clip_get_pose(dec, f, expect);
+            for (int v = 0; v < rig->bone_count * POSE_STRIDE; v++) {
+                /* raw is not renormalised and stores float32; all else is the
+                 * same arithmetic in another order */
+                const double tol = strcmp(c->name, "raw") == 0 ? 1e-6 : 1e-9;
+                if (fabs(pose[v] - expect[v]) > tol)
+                    fail_msg("%s frame %d value %d: sampler %.12g, decode %.12g", c->name, f, v, pose[v], expect[v]);
+            }
+        }
+        c->ops->sampler_free(s);
+        clip_free(dec);
+        codec_output_free(&out);
+    }
+    free(pose);
+    free(expect);
+    measured_clip_free(m);
+}
+
+/* Every prefix of a small stream is rejected; every single flipped byte
+ * either decodes or is rejected, without touching memory it should not. */
+static void test_hostile_bytes(void **state)
+{
+    (void)state;
+    measured_clip *m = load("walk", 0.05); /* 3 frames, with motion */
+    const anim_rig *rig = m->source->clip->rig;
+    for (int i = 0; i < codec_count(); i++) {
+        const codec *c = codec_at(i);
+        codec_output out = encode(m, c, 1);
+        const size_t n = out.bytes.size;
+        char err[256];
+        anim_clip *whole = c->ops->decode(c, out.bytes.data, n, rig, err, sizeof err);
+        if (!whole)
+            fail_msg("%s: the intact stream does not decode: %s", c->name, err);
+        clip_free(whole);
+        size_t shorter = 0;
+        for (size_t len = 0; len < n; len++) {
+            uint8_t *cut = malloc(len ? len : 1); /* exact size: ASan sees any overread */
+            memcpy(cut, out.bytes.data, len);
+            anim_clip *dec = c->ops->decode(c, cut, len, rig, err, sizeof err);
+            if (dec) {
+                /* The raw layout stores no frame count: cut at a frame
+                 * boundary it is a shorter clip, which measure_point rejects
+                 * by its frame count (docs/findings.md). */
+                if (strcmp(c->name, "raw") != 0 || dec->frame_count >= m->source->clip->frame_count)
+                    fail_msg("%s: a stream cut to %zu of %zu bytes decoded", c->name, len, n);
+                clip_free(dec);
+                free(cut);
+                shorter++;
+                continue;
+            }
+            assert_true(strlen(err) > 0);
+            codec_sampler *s = c->ops->sampler_create(c, cut, len, rig, err, sizeof err);
+            assert_null(s);
+            free(cut);
+        }
+        int rejected = 0;
+        for (size_t at = 0; at < n; at++) {
+            uint8_t *bad = malloc(n);
+            memcpy(bad, out.bytes.data, n);
+            bad[at] ^= 0xA5;
+            anim_clip *dec = c->ops->decode(c, bad, n, rig, err, sizeof err);
+            rejected += dec == NULL;
+            clip_free(dec);
+            codec_sampler *s = c->ops->sampler_create(c, bad, n, rig, err, sizeof err);
+            if (s) {
+                double pose[30 * POSE_STRIDE];
+                c->ops->sample(s, 0.5, pose);
+                c->ops->sampler_free(s);
+            }
+            free(bad);
+        }
+        print_message("  %-11s %5zu bytes: %zu of %zu truncations rejected (%zu a shorter clip), %d of %zu byte flips "
+                      "rejected\n", c->name, n, n - shorter, n, shorter, rejected, n);
+        codec_output_free(&out);
+    }
+    measured_clip_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_codec_round_trips),
+        cmocka_unit_test(test_self_contained_cost),
+        cmocka_unit_test(test_samplers_match_full_decode),
+        cmocka_unit_test(test_hostile_bytes),
+    };
+    return cmocka_run_group_tests_name("codecs", tests, NULL, NULL);
+}
