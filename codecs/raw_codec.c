@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/hot.h"
 #include "study_container.h"
 
 struct codec_sampler {
@@ -108,8 +109,15 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
     return s;
 }
 
-/* The study's raw decode: lerp every value between the two frames around t
- * (rotations are not renormalised, as in the study). */
+WIDE_KERNEL static void lerp_frames(double *restrict out, const float *restrict a, const float *restrict b, double u,
+                                   int n)
+{
+    for (int i = 0; i < n; i++)
+        out[i] = a[i] + ((double)b[i] - a[i]) * u;
+}
+
+/* The study's raw decode: lerp every value between the two frames around t,
+ * in double precision (rotations are not renormalised, as in the study). */
 static void sample(codec_sampler *s, double t, double *pose)
 {
     const int n = s->bone_count * 10;
@@ -117,10 +125,7 @@ static void sample(codec_sampler *s, double t, double *pose)
     if (f0 > s->frame_count - 1)
         f0 = s->frame_count - 1;
     const int f1 = f0 + 1 < s->frame_count ? f0 + 1 : s->frame_count - 1;
-    const double u = t - f0;
-    const float *a = s->frames + (size_t)f0 * n, *b = s->frames + (size_t)f1 * n;
-    for (int i = 0; i < n; i++)
-        pose[i] = a[i] + (b[i] - a[i]) * u;
+    lerp_frames(pose, s->frames + (size_t)f0 * n, s->frames + (size_t)f1 * n, t - f0, n);
 }
 
 static void sampler_free(codec_sampler *s)

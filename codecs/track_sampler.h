@@ -1,9 +1,13 @@
-/* Samples a track container at any time, from its parsed keys: per track a
- * binary search for the key pair around t, then a lerp or a Catmull-Rom
- * Hermite (rotations: per component, then normalised, as the encoder
- * reconstructs them); quantised scalars are dequantised on the fly.
+/* Samples a track container at any time, from its parsed keys.
  *
- * All keys live in a few flat arrays so one pose walks memory forward. */
+ * Built once from the bytes: a template pose holding every constant channel,
+ * and flat arrays for the animated tracks only (on the study's walk, 23 of
+ * 210).  A sample copies the template, then per animated track finds the key
+ * pair around t with a branchless binary search, and evaluates a lerp or a
+ * Catmull-Rom Hermite (rotations: per component, then normalised, as the
+ * encoder reconstructs them).  Tangents and inverse segment lengths are
+ * computed at build time with the decoder's own arithmetic; quantised scalar
+ * keys stay 16-bit and are dequantised per sample. */
 #ifndef ANIMBENCH_TRACK_SAMPLER_H
 #define ANIMBENCH_TRACK_SAMPLER_H
 
@@ -12,23 +16,37 @@
 
 #include "track_set.h"
 
+typedef struct sampler_track {
+    int slot;        /* index into the pose: a scalar value, or a rotation's x */
+    int offset;      /* first key in frames[] / inv_len[] (values: x width) */
+    int count;       /* keys */
+    double lo, step; /* quantised scalars: value = lo + code * step */
+} sampler_track;
+
 typedef struct track_sampler {
     int bone_count, frame_count;
     bool cubic, quantized;
-    int track_count;       /* bone_count * 7: scalars in id order, then rotations */
-    int *offset, *count;   /* per track, into frames / values / codes */
-    double *constant;      /* per track: the value (rotations: 4 per track, below) */
-    double *const_quat;    /* per rotation track */
-    uint16_t *frames;
-    double *values;        /* scalar keys: 1 each; rotation keys: 4 each, at offset * 4 */
-    uint16_t *codes;       /* quantised scalar keys */
-    double *lo, *range;    /* per scalar track */
-    int *pose_slot;        /* per scalar track: index into a pose */
+    double *template_pose;            /* bone_count * 10: constants in place */
+    int scalar_count, rotation_count; /* animated tracks */
+    sampler_track *scalars, *rotations;
+    uint16_t *frames;  /* keys of every animated track */
+    double *inv_len;   /* per key: 1 / (next key's frame - this frame) */
+    double *values;    /* scalar keys (1 each, float path), rotation keys (4 each) */
+    double *slopes;    /* cubic: Catmull-Rom tangent per key (and component) */
+    uint16_t *codes;   /* quantised scalar keys */
+    /* Every scalar channel in id order, for the study's playback table:
+     * count 0 means constant (value in `constant`). */
+    int all_scalar_count;
+    int *all_offset, *all_count;
+    double *all_constant;
 } track_sampler;
 
 track_sampler *track_sampler_create(const track_set *t);
 void track_sampler_free(track_sampler *s);
 /* pose: 10 doubles per bone (position, rotation x y z w, scale). */
 void track_sampler_sample(const track_sampler *s, double t, double *pose);
+/* The key pair (lo, lo + 1) around t: the largest lo < count - 1 with
+ * frames[lo] <= t (frames[0] is 0 and t >= 0). */
+int track_find_pair(const uint16_t *frames, int count, double t);
 
 #endif

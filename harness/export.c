@@ -135,6 +135,56 @@ static void technique_table(const cJSON *doc, const char **clips, int clip_count
     }
 }
 
+static const cJSON *timing_of(const cJSON *p)
+{
+    return cJSON_GetObjectItem(cJSON_GetObjectItem(p, "timings"), "random");
+}
+
+/* Decode timings pivoted: a row per codec (ceilings first), a column group
+ * (median, min, max ns per pose at random times) per clip. */
+static int timing_table(const cJSON *doc, const char **clips, int clip_count, const char **codecs, int codec_count,
+                        text *t)
+{
+    int rows = 0;
+    put(t, "# decode cost per pose at random times, ns: median, min, max of the runs, per clip\n# codec");
+    for (int c = 0; c < clip_count; c++)
+        put(t, "\t%s_median\t%s_min\t%s_max", clips[c], clips[c], clips[c]);
+    put(t, "\n");
+    static const char *const CEILINGS[2][2] = {{"copy_pose", "ceiling: copy pose"}, {"lerp_pose", "ceiling: lerp pose"}};
+    for (int k = 0; k < 2; k++) {
+        put(t, "\"%s\"", CEILINGS[k][1]);
+        for (int c = 0; c < clip_count; c++) {
+            const cJSON *hit = NULL, *e;
+            cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "ceilings"))
+            if (strcmp(str(cJSON_GetObjectItem(e, "clip"), "name"), clips[c]) == 0)
+                hit = cJSON_GetObjectItem(e, CEILINGS[k][0]);
+            if (hit)
+                put(t, "\t%.2f\t%.2f\t%.2f", num(hit, "median_ns"), num(hit, "min_ns"), num(hit, "max_ns"));
+            else
+                put(t, "\t-\t-\t-");
+        }
+        put(t, "\n");
+    }
+    for (int k = 0; k < codec_count; k++) {
+        put(t, "\"%s\"", codecs[k]);
+        for (int c = 0; c < clip_count; c++) {
+            const cJSON *hit = NULL, *p;
+            cJSON_ArrayForEach(p, cJSON_GetObjectItem(doc, "points"))
+            if (strcmp(str(cJSON_GetObjectItem(p, "clip"), "name"), clips[c]) == 0 &&
+                strcmp(str(cJSON_GetObjectItem(p, "codec"), "name"), codecs[k]) == 0 && timing_of(p))
+                hit = timing_of(p);
+            if (hit) {
+                put(t, "\t%.2f\t%.2f\t%.2f", num(hit, "median_ns"), num(hit, "min_ns"), num(hit, "max_ns"));
+                rows++;
+            } else {
+                put(t, "\t-\t-\t-");
+            }
+        }
+        put(t, "\n");
+    }
+    return rows;
+}
+
 int export_tables_for(const char *path, char *err, size_t err_size)
 {
     int missing;
@@ -214,8 +264,9 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         put(&points, "%s", rows[i].line ? rows[i].line : "");
         free(rows[i].line);
     }
-    text techniques = {0};
+    text techniques = {0}, timings = {0};
     technique_table(doc, clip_names, nclips, &techniques);
+    const int timed = timing_table(doc, clip_names, nclips, codec_names, ncodecs, &timings);
     free(rows);
     free(clip_names);
     free(codec_names);
@@ -230,6 +281,11 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         snprintf(out, sizeof out, "%s_techniques.tsv", base);
         rc = write_file_atomic(out, techniques.data, techniques.size, err, err_size);
     }
+    if (rc == 0 && timed) {
+        snprintf(out, sizeof out, "%s_timings.tsv", base);
+        rc = write_file_atomic(out, timings.data, timings.size, err, err_size);
+    }
+    free(timings.data);
     cJSON_Delete(doc);
     free(points.data);
     free(keys.data);

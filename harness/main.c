@@ -16,7 +16,8 @@ static int usage(FILE *out)
             "         [--lever-m X] [--sweep-mm a,b,c] [--no-timings]   the study's tables\n"
             "  list                                                     codecs, clips, metrics\n"
             "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
-            "  sweep FILE [--force]                                     run a sweep definition\n");
+            "  sweep FILE [--force]                                     run a sweep definition\n"
+            "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n");
     return out == stderr ? 2 : 0;
 }
 
@@ -24,7 +25,6 @@ int cmd_tables(int argc, char **argv)
 {
     study_settings s;
     study_settings_default(&s);
-    s.timings = false;
     char err[512];
     if (study_settings_parse(&s, argc, argv, err, sizeof err) != 0) {
         fprintf(stderr, "animbench tables: %s\n", err);
@@ -55,6 +55,8 @@ int main(int argc, char **argv)
         return cmd_run(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "sweep") == 0)
         return cmd_sweep(argc - 2, argv + 2, argc, argv);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);

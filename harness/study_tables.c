@@ -12,9 +12,11 @@
 #include "../core/error_joint.h"
 #include "../core/gzip_size.h"
 #include "../core/jsmath.h"
+#include "../generators/clip_library.h"
 #include "../generators/study_rig.h"
 #include "jsfmt.h"
 #include "parallel.h"
+#include "timing.h"
 
 void study_settings_default(study_settings *s)
 {
@@ -597,6 +599,23 @@ static int measure_all(tables_ctx *c)
     return 0;
 }
 
+/* The timing tables run after every deterministic figure is measured, on
+ * one thread, so nothing else competes for the core. */
+static int print_timing_table(FILE *out, tables_ctx *c, bool playback)
+{
+    clip_source *src = clip_source_load("walk", &c->s->clips, c->err, c->err_size);
+    measured_clip *walk = src ? measured_clip_create(src, c->err, c->err_size) : NULL;
+    if (!walk)
+        return -1;
+    study_timing_input in = {walk, c->s->tol_mm, c->s->lever_m, {0, 0, -1}};
+    timer_config_default(&in.timer);
+    in.timer.runs = c->s->timing_runs;
+    const int rc = playback ? study_timings_print_playback(out, &in, c->err, c->err_size)
+                            : study_timings_print_decode(out, &in, c->err, c->err_size);
+    measured_clip_free(walk);
+    return rc;
+}
+
 int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err_size)
 {
     tables_ctx *c = calloc(1, sizeof *c);
@@ -618,10 +637,14 @@ int study_tables_print(FILE *out, const study_settings *s, char *err, size_t err
         rc = print_sweep(out, c);
     if (rc == 0)
         rc = print_jump_tight(out, c);
+    if (rc == 0 && s->timings)
+        rc = print_timing_table(out, c, false);
     if (rc == 0)
         rc = print_gzip_by_record(out, c);
     if (rc == 0)
         print_pixels(out);
+    if (rc == 0 && s->timings)
+        rc = print_timing_table(out, c, true);
     if (rc == 0)
         rc = print_jump_keys(out, c);
     teardown(c);

@@ -9,7 +9,10 @@ draw() { # script table
   if [ -f "$2" ]; then gnuplot -c "plots/$1.gp" "$2" "$out"; echo "figures: $1 <- $2" >&2
   else echo "figures: $2 not found, $1 skipped" >&2; fi
 }
-draw rate_distortion "$base.tsv"
-draw techniques "${base}_techniques.tsv"
-draw jump_keys "${base}_keys.tsv"
-[ -f "$base.tsv" ] && grep -qv -- $'\t-\t-\t-$' <(tail -n +3 "$base.tsv") && draw decode_cost "$base.tsv" || true
+if [ -f "${base}_timings.tsv" ]; then
+  draw decode_cost "${base}_timings.tsv"      # a results file with timings (make bench)
+else
+  draw rate_distortion "$base.tsv"
+  draw techniques "${base}_techniques.tsv"
+  draw jump_keys "${base}_keys.tsv"
+fi

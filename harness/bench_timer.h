@@ -1,0 +1,39 @@
+/* A timer that knows nothing about animation: a function, a payload, a
+ * count (zstd's benchfn is the model).  fn(payload, reps) does reps units of
+ * work; the timer warms up, calibrates reps so that one run lasts about the
+ * budget, then times `runs` runs and reports ns per unit for each.
+ *
+ * Figures from here are never asserted in tests: they move with the machine. */
+#ifndef ANIMBENCH_BENCH_TIMER_H
+#define ANIMBENCH_BENCH_TIMER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define TIMER_MAX_RUNS 101
+
+typedef void (*bench_fn)(void *payload, size_t reps);
+
+typedef struct timer_config {
+    int runs;         /* 9, as the study */
+    double budget_ms; /* one run's target length, default 20 */
+    int pin_cpu;      /* -1: no pinning */
+} timer_config;
+
+typedef struct timer_result {
+    int runs;
+    size_t reps_per_run;
+    double ns[TIMER_MAX_RUNS]; /* per unit, in run order */
+    double median_ns, min_ns, max_ns;
+} timer_result;
+
+void timer_config_default(timer_config *c);
+/* Returns 0, or -1 when pinning was asked for and failed. */
+int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out);
+/* Pins the calling thread to one CPU; returns 0 or -1. */
+int timer_pin_cpu(int cpu);
+/* True when this build was compiled with optimisation. */
+bool timer_build_optimised(void);
+double timer_now_ns(void);
+
+#endif

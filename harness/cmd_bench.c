@@ -1,0 +1,162 @@
+/* `animbench bench`: decode cost of every codec in three access patterns
+ * and as a whole-clip decode, against the ceilings of copying and lerping
+ * raw frames.  Timings are benchmarks: reported with median, min and max of
+ * repeated runs, never asserted in tests. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "export.h"
+#include "results.h"
+#include "timing.h"
+
+static int usage(void)
+{
+    fprintf(stderr, "usage: animbench bench [--clips walk,jump,mocap] [--codecs a,b,...] [--tol-mm X] [--step N]\n"
+                    "                       [--runs N] [--budget-ms X] [--pin CPU] [--json FILE]\n");
+    return 2;
+}
+
+static bool listed(const char *list, const char *name)
+{
+    if (!list)
+        return true;
+    const size_t n = strlen(name);
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+static void print_row(const char *name, const char *pattern, const timer_result *r, const char *extra)
+{
+    printf("  %-12s %-11s %10.1f %10.1f %10.1f  %s\n", name, pattern, r->median_ns, r->min_ns, r->max_ns, extra);
+}
+
+int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
+{
+    const char *clips = "walk", *codecs = NULL, *json = NULL;
+    codec_params params = {1.0, 0.35, 2};
+    timer_config tc;
+    timer_config_default(&tc);
+    for (int i = 0; i < argc; i++) {
+        if (i + 1 >= argc)
+            return usage();
+        const char *flag = argv[i], *val = argv[++i];
+        char *end;
+        const double v = strtod(val, &end);
+        const bool num = end != val && *end == '\0' && isfinite(v);
+        if (strcmp(flag, "--clips") == 0)
+            clips = val;
+        else if (strcmp(flag, "--codecs") == 0)
+            codecs = val;
+        else if (strcmp(flag, "--json") == 0)
+            json = val;
+        else if (strcmp(flag, "--tol-mm") == 0 && num && v > 0)
+            params.tol_mm = v;
+        else if (strcmp(flag, "--step") == 0 && num && v >= 1 && v == floor(v))
+            params.step = (int)v;
+        else if (strcmp(flag, "--runs") == 0 && num && v >= 1 && v <= TIMER_MAX_RUNS && v == floor(v))
+            tc.runs = (int)v;
+        else if (strcmp(flag, "--budget-ms") == 0 && num && v > 0 && v <= 10000)
+            tc.budget_ms = v;
+        else if (strcmp(flag, "--pin") == 0 && num && v >= 0 && v == floor(v))
+            tc.pin_cpu = (int)v;
+        else {
+            fprintf(stderr, "animbench bench: %s %s: unknown option or value out of range\n", flag, val);
+            return usage();
+        }
+    }
+    if (codecs) {
+        char copy[1024];
+        snprintf(copy, sizeof copy, "%s", codecs);
+        for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+            if (!codec_find(tok)) {
+                fprintf(stderr, "animbench bench: unknown codec '%s' (animbench list shows them)\n", tok);
+                return 2;
+            }
+    }
+    if (tc.pin_cpu >= 0 && timer_pin_cpu(tc.pin_cpu) != 0) {
+        fprintf(stderr, "animbench bench: cannot pin to CPU %d\n", tc.pin_cpu);
+        return 2;
+    }
+    if (!timer_build_optimised())
+        fprintf(stderr, "animbench bench: warning: this build is not optimised; its timings mean little\n");
+    cJSON *doc = json ? results_document(full_argc, full_argv) : NULL;
+    cJSON *ceilings = doc ? cJSON_AddArrayToObject(doc, "ceilings") : NULL;
+    char clip_copy[1024];
+    snprintf(clip_copy, sizeof clip_copy, "%s", clips);
+    int rc = 0;
+    for (char *save = NULL, *name = strtok_r(clip_copy, ",", &save); name && rc == 0;
+         name = strtok_r(NULL, ",", &save)) {
+        char err[512];
+        clip_source *src = clip_source_load(name, &STUDY_CLIP_DEFAULTS, err, sizeof err);
+        measured_clip *mc = src ? measured_clip_create(src, err, sizeof err) : NULL;
+        if (!mc) {
+            fprintf(stderr, "animbench bench: %s\n", err);
+            rc = 2;
+            break;
+        }
+        const anim_clip *clip = mc->source->clip;
+        printf("decode cost on %s (%d frames, %d bones), ns; median, min, max of %d runs\n", name,
+               clip->frame_count, clip->rig->bone_count, tc.runs);
+        printf("  %-12s %-11s %10s %10s %10s\n", "codec", "pattern", "median", "min", "max");
+        timer_result copy, lerp;
+        if (time_ceilings(mc, &tc, &copy, &lerp, err, sizeof err) != 0) {
+            fprintf(stderr, "animbench bench: %s\n", err);
+            rc = 1;
+        } else {
+            print_row("ceiling", "copy pose", &copy, "memcpy one raw pose (10 floats per bone)");
+            print_row("ceiling", "lerp pose", &lerp, "lerp two raw frames into floats, best loop");
+            if (ceilings) {
+                cJSON *c = cJSON_CreateObject();
+                cJSON_AddItemToObject(c, "clip", results_clip(mc->source));
+                cJSON_AddItemToObject(c, "copy_pose", timer_result_json(&copy, "ns per pose"));
+                cJSON_AddItemToObject(c, "lerp_pose", timer_result_json(&lerp, "ns per pose"));
+                cJSON_AddItemToArray(ceilings, c);
+            }
+        }
+        for (int i = 0; i < codec_count() && rc == 0; i++) {
+            const codec *c = codec_at(i);
+            if (!listed(codecs, c->name))
+                continue;
+            codec_timings t;
+            if (time_codec(mc, c, &params, &tc, &t, err, sizeof err) != 0) {
+                fprintf(stderr, "animbench bench: %s\n", err);
+                rc = 1;
+                break;
+            }
+            for (int p = 0; p < PATTERN_COUNT; p++)
+                print_row(c->name, PATTERN_NAMES[p], &t.pattern[p], "per pose");
+            char extra[96];
+            snprintf(extra, sizeof extra, "per clip; %.2f ns per joint-sample", t.ns_per_joint_sample);
+            print_row(c->name, "whole clip", &t.whole_clip, extra);
+            if (doc) {
+                point_result r;
+                if (measure_point(mc, c, &params, false, &r, err, sizeof err) == 0) {
+                    cJSON *pj = results_point(mc, &r);
+                    cJSON *tj = cJSON_AddObjectToObject(pj, "timings");
+                    for (int p = 0; p < PATTERN_COUNT; p++)
+                        cJSON_AddItemToObject(tj, PATTERN_NAMES[p], timer_result_json(&t.pattern[p], "ns per pose"));
+                    cJSON *w = timer_result_json(&t.whole_clip, "ns per whole-clip decode");
+                    cJSON_AddNumberToObject(w, "ns_per_joint_sample", t.ns_per_joint_sample);
+                    cJSON_AddItemToObject(tj, "whole_clip", w);
+                    cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
+                    point_result_free(&r);
+                }
+            }
+        }
+        measured_clip_free(mc);
+    }
+    if (doc && rc == 0) {
+        char err[512];
+        if (results_write(json, doc, err, sizeof err) != 0 || export_tables_for(json, err, sizeof err) != 0) {
+            fprintf(stderr, "animbench bench: %s\n", err);
+            rc = 1;
+        }
+    }
+    cJSON_Delete(doc);
+    return rc;
+}

@@ -1,0 +1,92 @@
+/* The timing machinery, never its figures: PCG32 against its published
+ * reference output, the timer's bookkeeping, the sample-time patterns, and
+ * the samplers' key search against a plain scan. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+
+#include "../codecs/track_sampler.h"
+#include "../core/pcg32.h"
+#include "../harness/bench_timer.h"
+#include "../harness/timing.h"
+
+/* pcg32-demo from the PCG reference distribution, seeded with
+ * pcg32_srandom(42, 54), prints these six first outputs. */
+static void test_pcg32_reference_output(void **state)
+{
+    (void)state;
+    static const uint32_t expected[6] = {0xa15c02b7, 0x7b47f409, 0xba1d3330, 0x83d2f293, 0xbfa4784b, 0xcbed606e};
+    pcg32 rng;
+    pcg32_seed(&rng, 42, 54);
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(pcg32_next(&rng), expected[i]);
+}
+
+static void count_calls(void *payload, size_t reps)
+{
+    *(size_t *)payload += reps;
+}
+
+static void test_timer_bookkeeping(void **state)
+{
+    (void)state;
+    size_t calls = 0;
+    timer_config c;
+    timer_config_default(&c);
+    c.budget_ms = 1;
+    timer_result r;
+    assert_int_equal(timer_measure(count_calls, &calls, &c, &r), 0);
+    assert_int_equal(r.runs, 9);
+    assert_true(r.reps_per_run >= 1);
+    assert_true(calls >= r.reps_per_run * 10); /* nine timed runs and a warm-up, after calibration */
+    assert_true(r.min_ns <= r.median_ns && r.median_ns <= r.max_ns);
+    for (int i = 0; i < r.runs; i++)
+        assert_true(r.ns[i] >= r.min_ns && r.ns[i] <= r.max_ns);
+}
+
+static void test_time_patterns(void **state)
+{
+    (void)state;
+    double t[STUDY_TIME_COUNT], again[STUDY_TIME_COUNT];
+    pattern_times(PATTERN_STUDY, 180, t, STUDY_TIME_COUNT);
+    assert_true(t[0] == 0);
+    assert_true(t[1] == 0.7);
+    assert_true(t[300] == fmod(300 * 0.7, 180 - 1.001));
+    pattern_times(PATTERN_SEQUENTIAL, 180, t, STUDY_TIME_COUNT);
+    assert_true(t[179] == 179 && t[180] == 0);
+    pattern_times(PATTERN_RANDOM, 180, t, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_RANDOM, 180, again, STUDY_TIME_COUNT);
+    for (int i = 0; i < STUDY_TIME_COUNT; i++) {
+        assert_true(t[i] >= 0 && t[i] <= 179);
+        assert_true(t[i] == again[i]);
+    }
+}
+
+/* The branch-free search returns the largest lo < n - 1 with f[lo] <= t. */
+static void test_find_pair_matches_scan(void **state)
+{
+    (void)state;
+    const uint16_t f[] = {0, 1, 4, 5, 9, 20, 21, 22, 40, 77, 78, 100};
+    for (int n = 2; n <= 12; n++)
+        for (double t = 0; t <= f[n - 1]; t += 0.25) {
+            int expect = 0;
+            for (int i = 0; i < n - 1; i++)
+                if (f[i] <= t)
+                    expect = i;
+            assert_int_equal(track_find_pair(f, n, t), expect);
+        }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pcg32_reference_output),
+        cmocka_unit_test(test_timer_bookkeeping),
+        cmocka_unit_test(test_time_patterns),
+        cmocka_unit_test(test_find_pair_matches_scan),
+    };
+    return cmocka_run_group_tests_name("timing", tests, NULL, NULL);
+}
