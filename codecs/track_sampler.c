@@ -155,7 +155,7 @@ static double quantised_scalar(const track_sampler *s, const sampler_track *tr, 
     return hermite(u, v0, m0, v1, m1);
 }
 
-HOT_KERNEL void track_sampler_sample(const track_sampler *s, double t, double *restrict pose)
+HOT_KERNEL static void sample_pose(const track_sampler *s, double t, double *restrict pose)
 {
     const int floor_t = (int)t; /* t >= 0 */
     memcpy(pose, s->template_pose, (size_t)s->bone_count * 10 * sizeof *pose);
@@ -196,4 +196,11 @@ HOT_KERNEL void track_sampler_sample(const track_sampler *s, double t, double *r
         for (int c = 0; c < 4; c++)
             out[c] = q[c] * inv;
     }
+}
+
+/* clang 14 emits no external symbol for a function with target_clones, so
+ * the clones stay static behind this plain entry point. */
+void track_sampler_sample(const track_sampler *s, double t, double *pose)
+{
+    sample_pose(s, t, pose);
 }
