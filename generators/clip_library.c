@@ -1,5 +1,7 @@
 #include "clip_library.h"
 
+#include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +39,7 @@ void clip_source_free(clip_source *s)
 {
     if (!s)
         return;
+    free(s->jitter);
     clip_free(s->clip);
     rig_free(s->rig);
     free(s);
@@ -60,6 +63,17 @@ clip_source *clip_source_load(const char *name, const study_clip_params *params,
                 s->clip = study_walk_clip(s->rig, params, strcmp(name, "mocap") == 0);
         }
         snprintf(s->generator, sizeof s->generator, "study-%s", name);
+        if (s->clip && strcmp(name, "mocap") == 0) {
+            const int n = s->clip->frame_count;
+            s->jitter = malloc((size_t)n * WALK_JITTER_DRAWS * sizeof *s->jitter);
+            study_lcg lcg = {params->seed};
+            for (int i = 0; s->jitter && i < n * WALK_JITTER_DRAWS; i++)
+                s->jitter[i] = study_lcg_next(&lcg);
+            if (!s->jitter) {
+                clip_free(s->clip);
+                s->clip = NULL;
+            }
+        }
         if (!s->clip) {
             snprintf(err, err_size, "out of memory generating clip '%s'", name);
             clip_source_free(s);
@@ -72,4 +86,105 @@ clip_source *clip_source_load(const char *name, const study_clip_params *params,
     }
     s->sample_hash = clip_hash(s->clip);
     return s;
+}
+
+static void rest_pose(const anim_rig *rig, double *pose)
+{
+    for (int b = 0; b < rig->bone_count; b++) {
+        double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            p[a] = rig->rest_offsets[b * 3 + a];
+            p[7 + a] = 1.0;
+        }
+        p[3] = p[4] = p[5] = 0.0;
+        p[6] = 1.0;
+    }
+}
+
+/* The generators write split arrays; a pose interleaves them per bone. */
+static void generated_pose(const clip_source *s, double seconds, const double *jitter, double *pose)
+{
+    const anim_rig *rig = s->rig;
+    const int nb = rig->bone_count;
+    double pos[3 * 256], rot[4 * 256], scl[3 * 256];
+    rest_pose(rig, pose);
+    for (int b = 0; b < nb && b < 256; b++)
+        for (int a = 0; a < 3; a++) {
+            pos[b * 3 + a] = pose[b * 10 + a];
+            scl[b * 3 + a] = 1.0;
+        }
+    for (int b = 0; b < nb && b < 256; b++) {
+        rot[b * 4 + 0] = rot[b * 4 + 1] = rot[b * 4 + 2] = 0.0;
+        rot[b * 4 + 3] = 1.0;
+    }
+    if (strcmp(s->generator, "study-jump") == 0)
+        study_jump_pose(rig, seconds, pos, rot, scl);
+    else
+        study_walk_pose(rig, seconds, jitter, pos, rot, scl);
+    for (int b = 0; b < nb && b < 256; b++) {
+        double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            p[a] = pos[b * 3 + a];
+            p[7 + a] = scl[b * 3 + a];
+        }
+        for (int i = 0; i < 4; i++)
+            p[3 + i] = rot[b * 4 + i];
+    }
+}
+
+void clip_interpolate_pose(const anim_clip *c, double t, double *pose)
+{
+    const int n = c->frame_count;
+    int f0 = (int)t;
+    if (f0 > n - 1)
+        f0 = n - 1;
+    if (f0 < 0)
+        f0 = 0;
+    const double u = t - f0;
+    clip_get_pose(c, f0, pose);
+    if (u == 0 || f0 == n - 1)
+        return;
+    for (int b = 0; b < c->rig->bone_count; b++) {
+        double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            p[a] += (clip_pos_channel(c, b, a)[f0 + 1] - p[a]) * u;
+            p[7 + a] += (clip_scl_channel(c, b, a)[f0 + 1] - p[7 + a]) * u;
+        }
+        const double *q1 = clip_rot_track(c, b) + (size_t)(f0 + 1) * 4;
+        const double sign = p[3] * q1[0] + p[4] * q1[1] + p[5] * q1[2] + p[6] * q1[3] < 0 ? -1 : 1;
+        double len = 0;
+        for (int i = 0; i < 4; i++) {
+            p[3 + i] += (sign * q1[i] - p[3 + i]) * u;
+            len += p[3 + i] * p[3 + i];
+        }
+        len = sqrt(len);
+        for (int i = 0; i < 4 && len > 0; i++)
+            p[3 + i] /= len;
+    }
+}
+
+void clip_source_pose_at(const clip_source *s, double t, double *pose)
+{
+    const anim_clip *c = s->clip;
+    const bool generated = strncmp(s->generator, "study-", 6) == 0 && c->rig->bone_count <= 256;
+    const int f0 = (int)t;
+    if (!generated || t == f0) {
+        if (t == f0 && f0 >= 0 && f0 < c->frame_count)
+            clip_get_pose(c, f0, pose);
+        else
+            clip_interpolate_pose(c, t, pose);
+        return;
+    }
+    double jitter[WALK_JITTER_DRAWS];
+    const double *j = NULL;
+    if (s->jitter) {
+        const int f1 = f0 + 1 < c->frame_count ? f0 + 1 : f0;
+        const double u = t - f0;
+        for (int i = 0; i < WALK_JITTER_DRAWS; i++) {
+            const double a = s->jitter[f0 * WALK_JITTER_DRAWS + i], b = s->jitter[f1 * WALK_JITTER_DRAWS + i];
+            jitter[i] = a + (b - a) * u;
+        }
+        j = jitter;
+    }
+    generated_pose(s, t / c->fps, j, pose);
 }

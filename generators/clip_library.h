@@ -16,7 +16,18 @@ typedef struct clip_source {
     anim_rig *rig;        /* owned */
     anim_clip *clip;      /* owned */
     uint64_t sample_hash; /* FNV-1a over every sample's bytes, frame rate and hierarchy */
+    double *jitter;       /* mocap: the LCG draws of every frame (frames * WALK_JITTER_DRAWS) */
 } clip_source;
+
+/* The original's pose at any time t in frames (10 doubles per bone).  The
+ * generated clips are functions of time and are evaluated exactly; the
+ * mocap jitter, drawn per frame, is interpolated linearly between frames;
+ * a clip without a generator (an import) is interpolated from its frames:
+ * lerp for positions and scales, normalised lerp the short way round for
+ * rotations.  At integer t every source returns its frame exactly. */
+void clip_source_pose_at(const clip_source *s, double t, double *pose);
+/* The frame interpolation used for imported clips, on any clip. */
+void clip_interpolate_pose(const anim_clip *c, double t, double *pose);
 
 /* Returns NULL with a message when the name is not a known clip or the
  * file cannot be read. */

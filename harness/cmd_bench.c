@@ -93,7 +93,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
          name = strtok_r(NULL, ",", &save)) {
         char err[512];
         clip_source *src = clip_source_load(name, &STUDY_CLIP_DEFAULTS, err, sizeof err);
-        measured_clip *mc = src ? measured_clip_create(src, err, sizeof err) : NULL;
+        measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
         if (!mc) {
             fprintf(stderr, "animbench bench: %s\n", err);
             rc = 2;

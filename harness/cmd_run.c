@@ -27,9 +27,16 @@ int cmd_list(int argc, char **argv)
            "  walk         study: 1 Hz gait, 3 s at 60 fps, 30 bones (--walk-seconds, --fps)\n"
            "  jump         study: piecewise jump with squash and stretch, 2 s (--jump-seconds, --fps)\n"
            "  mocap        study: the walk plus LCG jitter, +-0.12 deg and +-0.4 mm (--seed)\n"
-           "metrics (core/):\n"
-           "  max_mm, mean_mm  world-space joint displacement after forward kinematics (error_joint.c)\n"
-           "  max_deg          world-space joint rotation error (error_joint.c)\n");
+           "metrics (core/), each reported for every point:\n"
+           "  joint displacement  world-space joint displacement after FK, mm: the study's (error_joint.c, error_shell.c)\n"
+           "  rotation error      world-space joint rotation angle, degrees (error_joint.c)\n"
+           "  shell distance      ACL's: 3 virtual vertices at 3 cm along each joint's axes, mm; share above 0.01 cm\n"
+           "                      (error_shell.c)\n"
+           "  between frames      both of the above at 3 sub-steps inside every frame interval (metrics.c)\n"
+           "  distribution        max, mean, median, 99th percentile, worst joint and frame (error_distribution.c)\n"
+           "  end effectors       leaves, hands, feet, head; the max per limb (error_effectors.c)\n"
+           "  foot contact        slide and sink of the decoded feet where the original plants them (error_contact.c)\n"
+           "  rate                bits per joint-sample; ratio to raw in ACL's convention (rate.c)\n");
     return 0;
 }
 
@@ -38,6 +45,7 @@ typedef struct run_options {
     const char *clip, *codec, *json;
     study_clip_params clip_params;
     codec_params params;
+    metric_params metrics;
 } run_options;
 
 static int parse_value(const char *flag, const char *text, double *v)
@@ -57,6 +65,7 @@ static int parse_run(int argc, char **argv, run_options *o)
     memset(o, 0, sizeof *o);
     o->clip_params = STUDY_CLIP_DEFAULTS;
     o->params = (codec_params){1.0, 0.35, 2};
+    metric_params_default(&o->metrics);
     for (int i = 0; i < argc; i++) {
         const char *flag = argv[i];
         if (i + 1 >= argc) {
@@ -87,6 +96,16 @@ static int parse_run(int argc, char **argv, run_options *o)
             o->clip_params.jump_seconds = v;
         else if (strcmp(flag, "--seed") == 0 && v >= 0 && v <= 4294967295.0 && v == floor(v))
             o->clip_params.seed = (uint32_t)v;
+        else if (strcmp(flag, "--shell-mm") == 0 && v > 0)
+            o->metrics.shell_distance_m = v / 1000;
+        else if (strcmp(flag, "--precision-mm") == 0 && v > 0)
+            o->metrics.precision_m = v / 1000;
+        else if (strcmp(flag, "--substeps") == 0 && v >= 1 && v <= 64 && v == floor(v))
+            o->metrics.substeps = (int)v;
+        else if (strcmp(flag, "--contact-height-mm") == 0 && v >= 0)
+            o->metrics.contact.height_m = v / 1000;
+        else if (strcmp(flag, "--contact-speed") == 0 && v >= 0)
+            o->metrics.contact.speed_mps = v;
         else {
             fprintf(stderr, "animbench run: %s %s: unknown option or value out of range\n", flag, val);
             return -1;
@@ -94,7 +113,9 @@ static int parse_run(int argc, char **argv, run_options *o)
     }
     if (!o->clip || !o->codec) {
         fprintf(stderr, "usage: animbench run --clip NAME --codec NAME [--tol-mm X] [--lever-m X] [--step N]\n"
-                        "                     [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--json FILE]\n");
+                        "                     [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--json FILE]\n"
+                        "                     [--shell-mm 30] [--precision-mm 0.1] [--substeps 4]\n"
+                        "                     [--contact-height-mm 60] [--contact-speed 0.5]\n");
         return -1;
     }
     return 0;
@@ -104,6 +125,44 @@ static void print_error_line(const char *label, const anim_rig *rig, const joint
 {
     printf("%-28s max %9.4f mm  mean %8.4f mm  max %7.4f deg  (worst: %s, frame %d)\n", label, e->max_m * 1000,
            e->mean_m * 1000, e->max_deg, rig->names[e->worst_bone], e->worst_frame);
+}
+
+static void print_distribution(const char *label, const anim_rig *rig, const error_distribution *d, const char *where)
+{
+    printf("  %-26s max %8.4f  mean %8.4f  median %8.4f  p99 %8.4f mm  (worst: %s, %s %d)\n", label, d->max * 1000,
+           d->mean * 1000, d->median * 1000, d->p99 * 1000, rig->names[d->worst_joint], where, d->worst_sample);
+}
+
+static void print_metrics(const measured_clip *mc, const metrics_report *m)
+{
+    const anim_rig *rig = mc->source->clip->rig;
+    const metric_params *p = &mc->metrics;
+    printf("metrics of the decoded clip (core/metrics.h):\n");
+    print_distribution("joint displacement", rig, &m->joint_m, "frame");
+    char label[64];
+    snprintf(label, sizeof label, "shell distance, d %g mm", p->shell_distance_m * 1000);
+    print_distribution(label, rig, &m->shell_m, "frame");
+    printf("  %-26s %.2f%% of joint-samples above %g mm\n", "", m->shell_above_precision * 100, p->precision_m * 1000);
+    if (m->substeps > 1) {
+        snprintf(label, sizeof label, "between frames, joint (%d)", m->substeps);
+        print_distribution(label, rig, &m->between_joint_m, "sample");
+        print_distribution("between frames, shell", rig, &m->between_shell_m, "sample");
+        printf("  %-26s %.2f%% of joint-samples above %g mm\n", "", m->between_shell_above_precision * 100,
+               p->precision_m * 1000);
+    }
+    snprintf(label, sizeof label, "end effectors (%d)", m->effector_count);
+    print_distribution(label, rig, &m->effector_m, "frame");
+    printf("  %-26s", "per limb, end effector max");
+    for (int i = 0; i < m->limb_count; i++)
+        printf("%s %s %.2f", i ? "," : "", rig->names[m->limbs[i].joint], m->limbs[i].max_m * 1000);
+    printf(" mm\n");
+    const contact_report *ct = &m->contact;
+    printf("  %-26s %d feet, %ld planted frames in %d contacts; slide max %.4f mean %.4f mm; sink max %.4f mean "
+           "%.4f mm\n",
+           "foot contact", ct->feet, ct->planted_frames, ct->contacts, ct->slide_max_m * 1000, ct->slide_mean_m * 1000,
+           ct->sink_max_m * 1000, ct->sink_mean_m * 1000);
+    printf("  %-26s %.3f bits per joint-sample; %.2fx smaller than raw in ACL's convention (10 floats)\n", "rate",
+           m->bits_per_joint_sample, m->acl_raw_ratio);
 }
 
 void print_point_report(const measured_clip *mc, const point_result *r)
@@ -132,6 +191,8 @@ void print_point_report(const measured_clip *mc, const point_result *r)
             printf("%-28s %+.4f mm in max joint error\n", "decoded minus encoder:",
                    (r->decoded.max_m - r->encoder.max_m) * 1000);
     }
+    if (r->has_metrics)
+        print_metrics(mc, &r->metrics);
     if (c->flags & CODEC_NOT_SELF_CONTAINED)
         printf("note   this layout is not self-contained: its bytes alone do not decode to the clip whose\n"
                "       error the encoder reports (docs/findings.md)\n");
@@ -149,7 +210,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     }
     char err[512];
     clip_source *src = clip_source_load(o.clip, &o.clip_params, err, sizeof err);
-    measured_clip *mc = src ? measured_clip_create(src, err, sizeof err) : NULL;
+    measured_clip *mc = src ? measured_clip_create(src, &o.metrics, err, sizeof err) : NULL;
     if (!mc) {
         fprintf(stderr, "animbench run: %s\n", err);
         return 2;

@@ -200,7 +200,9 @@ int export_tables_for(const char *path, char *err, size_t err_size)
     put(&points, "# animbench results table from %s: one row per point; '-' where not defined\n", path);
     put(&points, "clip\tcodec\ttol_mm\tstep\tframes\tfps\tbytes\tbytes_per_s\tgzip_bytes\tgzip_per_s\tkeys"
                  "\tmax_mm\tmean_mm\tmax_deg\tenc_max_mm\tenc_mean_mm\tenc_max_deg\tself_contained\tdecoded_ok"
-                 "\tns_pose_median\tns_pose_min\tns_pose_max\n");
+                 "\tns_pose_median\tns_pose_min\tns_pose_max"
+                 "\tshell_max_mm\tshell_p99_mm\tshell_above\tbetween_max_mm\tbetween_shell_max_mm\teffector_max_mm"
+                 "\tslide_max_mm\tsink_max_mm\tbits_per_joint_sample\tacl_raw_ratio\tjoint_p99_mm\tjoint_median_mm\n");
     put(&keys, "# animbench key histograms from %s: animated keys stored at each frame\n", path);
     put(&keys, "clip\tcodec\ttol_mm\tframe\tseconds\tkeys\n");
     int histograms = 0, nrows = 0, nclips = 0, ncodecs = 0;
@@ -234,6 +236,22 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         fmt_or_dash(&points, num(timing, "median_ns"), "\t%.1f");
         fmt_or_dash(&points, num(timing, "min_ns"), "\t%.1f");
         fmt_or_dash(&points, num(timing, "max_ns"), "\t%.1f");
+        const cJSON *m = cJSON_GetObjectItem(p, "metrics");
+        const cJSON *at = cJSON_GetObjectItem(m, "at_frames"), *bt = cJSON_GetObjectItem(m, "between_frames");
+        const cJSON *shell = cJSON_GetObjectItem(at, "shell_distance"), *joint = cJSON_GetObjectItem(at, "joint_displacement");
+        const cJSON *ct = cJSON_GetObjectItem(m, "foot_contact"), *rate = cJSON_GetObjectItem(m, "rate");
+        fmt_or_dash(&points, m ? num(shell, "max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(shell, "p99_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(shell, "above_precision_fraction") : -1, "\t%.6f");
+        fmt_or_dash(&points, bt ? num(cJSON_GetObjectItem(bt, "joint_displacement"), "max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, bt ? num(cJSON_GetObjectItem(bt, "shell_distance"), "max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(cJSON_GetObjectItem(cJSON_GetObjectItem(m, "end_effectors"), "joint_displacement"), "max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(ct, "slide_max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(ct, "sink_max_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(rate, "bits_per_joint_sample") : -1, "\t%.6f");
+        fmt_or_dash(&points, m ? num(rate, "acl_raw_ratio") : -1, "\t%.6f");
+        fmt_or_dash(&points, m ? num(joint, "p99_mm") : -1, "\t%.9g");
+        fmt_or_dash(&points, m ? num(joint, "median_mm") : -1, "\t%.9g");
         put(&points, "\n");
         if (rows && clip_names && codec_names && points.data) {
             row *r = &rows[nrows++];

@@ -1,20 +1,39 @@
 #include "measure.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../core/gzip_size.h"
 
-measured_clip *measured_clip_create(clip_source *source, char *err, size_t err_size)
+static void original_at(const void *ctx, double t, double *pose)
+{
+    clip_source_pose_at(ctx, t, pose);
+}
+
+measured_clip *measured_clip_create(clip_source *source, const metric_params *metrics, char *err, size_t err_size)
 {
     measured_clip *m = calloc(1, sizeof *m);
+    double *times = NULL;
     if (m) {
         m->source = source;
+        if (metrics)
+            m->metrics = *metrics;
+        else
+            metric_params_default(&m->metrics);
         m->view = channels_create(source->clip);
         m->ref = fk_reference_create(source->clip);
+        m->original_frames = pose_set_from_clip(source->clip);
+        const int n = source->clip->frame_count, sub = m->metrics.substeps;
+        times = malloc(((size_t)n * (sub > 1 ? sub : 1) + 1) * sizeof *times);
+        if (times && sub > 1 && n > 1)
+            m->original_between = pose_set_from_eval(source->clip->rig, original_at, source, times,
+                                                     between_frame_times(n, sub, times));
     }
-    if (!m || !m->view || !m->ref) {
+    free(times);
+    const bool between_ok = m && (m->metrics.substeps <= 1 || source->clip->frame_count < 2 || m->original_between);
+    if (!m || !m->view || !m->ref || !m->original_frames || !between_ok) {
         snprintf(err, err_size, "out of memory preparing clip '%s'", source->name);
         if (m)
             measured_clip_free(m);
@@ -31,6 +50,8 @@ void measured_clip_free(measured_clip *m)
         return;
     fk_reference_free(m->ref);
     channels_free(m->view);
+    pose_set_free(m->original_frames);
+    pose_set_free(m->original_between);
     clip_source_free(m->source);
     free(m);
 }
@@ -39,6 +60,42 @@ void point_result_free(point_result *r)
 {
     free(r->key_histogram);
     r->key_histogram = NULL;
+    metrics_report_free(&r->metrics);
+}
+
+typedef struct sampler_ctx {
+    const codec *c;
+    codec_sampler *s;
+} sampler_ctx;
+
+static void decoded_at(const void *ctx, double t, double *pose)
+{
+    const sampler_ctx *x = ctx;
+    x->c->ops->sample(x->s, t, pose);
+}
+
+/* Every metric on the decoded clip: at the frames from the decoder's clip,
+ * between them from the sampler built from the same bytes. */
+static void measure_metrics(const measured_clip *mc, const codec *c, const codec_output *enc, const anim_clip *decoded,
+                            point_result *out)
+{
+    const anim_clip *clip = mc->source->clip;
+    pose_set *dec_frames = pose_set_from_clip(decoded), *dec_between = NULL;
+    char msg[256];
+    codec_sampler *s = mc->original_between
+                           ? c->ops->sampler_create(c, enc->bytes.data, enc->bytes.size, clip->rig, msg, sizeof msg)
+                           : NULL;
+    if (s) {
+        const sampler_ctx ctx = {c, s};
+        dec_between = pose_set_from_eval(clip->rig, decoded_at, &ctx, mc->original_between->times,
+                                         mc->original_between->samples);
+        c->ops->sampler_free(s);
+    }
+    if (dec_frames && (!mc->original_between || dec_between))
+        out->has_metrics = metrics_compute(mc->original_frames, dec_frames, mc->original_between, dec_between,
+                                           clip->fps, enc->bytes.size, &mc->metrics, &out->metrics) == 0;
+    pose_set_free(dec_frames);
+    pose_set_free(dec_between);
 }
 
 int measure_point(const measured_clip *mc, const codec *c, const codec_params *p, bool want_histogram,
@@ -85,6 +142,7 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
         out->decoded_ok = true;
         out->decoded_frames = decoded->frame_count;
         out->decoded_fps = decoded->fps;
+        measure_metrics(mc, c, &enc, decoded, out);
     }
     clip_free(decoded);
     codec_output_free(&enc);

@@ -11,15 +11,20 @@
 
 #include "../codecs/codec.h"
 #include "../core/error_joint.h"
+#include "../core/metrics.h"
 #include "../generators/clip_library.h"
 
 typedef struct measured_clip {
     clip_source *source;
     channel_view *view;
     fk_reference *ref;
+    metric_params metrics;
+    pose_set *original_frames;  /* the original at its frames */
+    pose_set *original_between; /* and between them, at metrics.substeps */
 } measured_clip;
 
-measured_clip *measured_clip_create(clip_source *source, char *err, size_t err_size); /* takes source */
+/* Takes ownership of source.  metrics: NULL for the defaults. */
+measured_clip *measured_clip_create(clip_source *source, const metric_params *metrics, char *err, size_t err_size);
 void measured_clip_free(measured_clip *m);
 
 typedef struct point_result {
@@ -36,6 +41,8 @@ typedef struct point_result {
     double decoded_fps;   /* 0 when the bytes do not carry it */
     long *key_histogram;  /* per frame: animated keys stored there; NULL unless asked */
     int key_histogram_frames;
+    bool has_metrics;     /* every metric of core/metrics.h, on the decoded clip */
+    metrics_report metrics;
 } point_result;
 
 /* Returns 0, or -1 with a message (encoding failed).  A decode failure is

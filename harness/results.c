@@ -77,7 +77,10 @@ void results_point_key(const measured_clip *mc, const codec *c, const codec_para
         snprintf(params, sizeof params, " tol_mm=%.17g lever_m=%.17g", p->tol_mm, p->lever_m);
     if (c->flags & CODEC_USES_STEP)
         snprintf(params + strlen(params), sizeof params - strlen(params), " step=%d", p->step);
-    snprintf(out, n, "%s|%s@%s|%s%s", provenance_code_version(), mc->source->name, h, c->name, params);
+    const metric_params *m = &mc->metrics;
+    snprintf(out, n, "%s|%s@%s|%s%s|metrics %.9g %.9g %d %.9g %.9g", provenance_code_version(), mc->source->name, h,
+             c->name, params, m->shell_distance_m, m->precision_m, m->substeps, m->contact.height_m,
+             m->contact.speed_mps);
 }
 
 static cJSON *error_json(const anim_rig *rig, const joint_error *e)
@@ -88,6 +91,68 @@ static cJSON *error_json(const anim_rig *rig, const joint_error *e)
     cJSON_AddNumberToObject(j, "max_deg", e->max_deg);
     cJSON_AddStringToObject(j, "worst_joint", rig->names[e->worst_bone]);
     cJSON_AddNumberToObject(j, "worst_frame", e->worst_frame);
+    return j;
+}
+
+static cJSON *distribution_json(const anim_rig *rig, const error_distribution *d, const char *where)
+{
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddNumberToObject(j, "max_mm", d->max * 1000);
+    cJSON_AddNumberToObject(j, "mean_mm", d->mean * 1000);
+    cJSON_AddNumberToObject(j, "median_mm", d->median * 1000);
+    cJSON_AddNumberToObject(j, "p99_mm", d->p99 * 1000);
+    cJSON_AddStringToObject(j, "worst_joint", rig->names[d->worst_joint]);
+    cJSON_AddNumberToObject(j, where, d->worst_sample);
+    cJSON_AddNumberToObject(j, "joint_samples", (double)d->count);
+    return j;
+}
+
+static cJSON *metrics_json(const measured_clip *mc, const metrics_report *m)
+{
+    const anim_rig *rig = mc->source->clip->rig;
+    const metric_params *p = &mc->metrics;
+    cJSON *j = cJSON_CreateObject();
+    cJSON *params = cJSON_AddObjectToObject(j, "params");
+    cJSON_AddNumberToObject(params, "shell_distance_mm", p->shell_distance_m * 1000);
+    cJSON_AddNumberToObject(params, "precision_mm", p->precision_m * 1000);
+    cJSON_AddNumberToObject(params, "substeps", p->substeps);
+    cJSON_AddNumberToObject(params, "contact_height_mm", p->contact.height_m * 1000);
+    cJSON_AddNumberToObject(params, "contact_speed_m_per_s", p->contact.speed_mps);
+    cJSON *at = cJSON_AddObjectToObject(j, "at_frames");
+    cJSON_AddItemToObject(at, "joint_displacement", distribution_json(rig, &m->joint_m, "worst_frame"));
+    cJSON *shell = distribution_json(rig, &m->shell_m, "worst_frame");
+    cJSON_AddNumberToObject(shell, "above_precision_fraction", m->shell_above_precision);
+    cJSON_AddItemToObject(at, "shell_distance", shell);
+    if (m->substeps > 1) {
+        cJSON *bt = cJSON_AddObjectToObject(j, "between_frames");
+        cJSON_AddNumberToObject(bt, "substeps", m->substeps);
+        cJSON_AddItemToObject(bt, "joint_displacement", distribution_json(rig, &m->between_joint_m, "worst_sample"));
+        cJSON *bs = distribution_json(rig, &m->between_shell_m, "worst_sample");
+        cJSON_AddNumberToObject(bs, "above_precision_fraction", m->between_shell_above_precision);
+        cJSON_AddItemToObject(bt, "shell_distance", bs);
+    }
+    cJSON *eff = cJSON_AddObjectToObject(j, "end_effectors");
+    cJSON_AddNumberToObject(eff, "count", m->effector_count);
+    cJSON_AddItemToObject(eff, "joint_displacement", distribution_json(rig, &m->effector_m, "worst_frame"));
+    cJSON *limbs = cJSON_AddArrayToObject(j, "limbs");
+    for (int i = 0; i < m->limb_count; i++) {
+        cJSON *l = cJSON_CreateObject();
+        cJSON_AddStringToObject(l, "end_effector", rig->names[m->limbs[i].joint]);
+        cJSON_AddNumberToObject(l, "max_mm", m->limbs[i].max_m * 1000);
+        cJSON_AddNumberToObject(l, "worst_frame", m->limbs[i].worst_sample);
+        cJSON_AddItemToArray(limbs, l);
+    }
+    cJSON *ct = cJSON_AddObjectToObject(j, "foot_contact");
+    cJSON_AddNumberToObject(ct, "feet", m->contact.feet);
+    cJSON_AddNumberToObject(ct, "planted_frames", (double)m->contact.planted_frames);
+    cJSON_AddNumberToObject(ct, "contacts", m->contact.contacts);
+    cJSON_AddNumberToObject(ct, "slide_max_mm", m->contact.slide_max_m * 1000);
+    cJSON_AddNumberToObject(ct, "slide_mean_mm", m->contact.slide_mean_m * 1000);
+    cJSON_AddNumberToObject(ct, "sink_max_mm", m->contact.sink_max_m * 1000);
+    cJSON_AddNumberToObject(ct, "sink_mean_mm", m->contact.sink_mean_m * 1000);
+    cJSON *rate = cJSON_AddObjectToObject(j, "rate");
+    cJSON_AddNumberToObject(rate, "bits_per_joint_sample", m->bits_per_joint_sample);
+    cJSON_AddNumberToObject(rate, "acl_raw_ratio", m->acl_raw_ratio);
     return j;
 }
 
@@ -142,6 +207,8 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     } else {
         cJSON_AddNullToObject(j, "encoder");
     }
+    if (r->has_metrics)
+        cJSON_AddItemToObject(j, "metrics", metrics_json(mc, &r->metrics));
     if (r->key_histogram) {
         cJSON *h = cJSON_AddArrayToObject(j, "key_histogram");
         for (int f = 0; f < r->key_histogram_frames; f++)

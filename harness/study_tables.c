@@ -604,7 +604,7 @@ static int measure_all(tables_ctx *c)
 static int print_timing_table(FILE *out, tables_ctx *c, bool playback)
 {
     clip_source *src = clip_source_load("walk", &c->s->clips, c->err, c->err_size);
-    measured_clip *walk = src ? measured_clip_create(src, c->err, c->err_size) : NULL;
+    measured_clip *walk = src ? measured_clip_create(src, NULL, c->err, c->err_size) : NULL;
     if (!walk)
         return -1;
     study_timing_input in = {walk, c->s->tol_mm, c->s->lever_m, {0, 0, -1}};

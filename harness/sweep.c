@@ -39,6 +39,7 @@ typedef struct sweep {
     const char *path;
     char name[128], output[1024];
     study_clip_params clip_params;
+    metric_params metrics;
     char *clip_names[MAX_CLIPS];
     measured_clip *clips[MAX_CLIPS];
     int clip_count;
@@ -125,6 +126,34 @@ static int parse_definition(sweep *s, const cJSON *doc)
         if ((v = cJSON_GetObjectItem(cp, "seed")))
             s->clip_params.seed = (uint32_t)v->valuedouble;
     }
+    metric_params_default(&s->metrics);
+    const cJSON *mp = cJSON_GetObjectItem(doc, "metrics");
+    if (mp) {
+        static const char *const KNOWN[] = {"shell_mm", "precision_mm", "substeps", "contact_height_mm",
+                                            "contact_speed_m_per_s", NULL};
+        for (const cJSON *e = mp->child; e; e = e->next) {
+            int known = 0;
+            for (int k = 0; KNOWN[k]; k++)
+                known |= strcmp(e->string, KNOWN[k]) == 0;
+            if (!known || !cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
+                (strcmp(e->string, "substeps") == 0 && (e->valuedouble < 1 || e->valuedouble > 64))) {
+                char msg[160];
+                snprintf(msg, sizeof msg, "metrics.%s: unknown, or not a number in range", e->string);
+                return def_error(s, msg);
+            }
+        }
+        const cJSON *v;
+        if ((v = cJSON_GetObjectItem(mp, "shell_mm")) && v->valuedouble > 0)
+            s->metrics.shell_distance_m = v->valuedouble / 1000;
+        if ((v = cJSON_GetObjectItem(mp, "precision_mm")) && v->valuedouble > 0)
+            s->metrics.precision_m = v->valuedouble / 1000;
+        if ((v = cJSON_GetObjectItem(mp, "substeps")))
+            s->metrics.substeps = (int)v->valuedouble;
+        if ((v = cJSON_GetObjectItem(mp, "contact_height_mm")))
+            s->metrics.contact.height_m = v->valuedouble / 1000;
+        if ((v = cJSON_GetObjectItem(mp, "contact_speed_m_per_s")))
+            s->metrics.contact.speed_mps = v->valuedouble;
+    }
     s->points = calloc(MAX_POINTS, sizeof *s->points);
     if (!s->points)
         return def_error(s, "out of memory");
@@ -192,7 +221,7 @@ static int load_clips(sweep *s)
     for (int i = 0; i < s->clip_count; i++) {
         char err[512];
         clip_source *src = clip_source_load(s->clip_names[i], &s->clip_params, err, sizeof err);
-        s->clips[i] = src ? measured_clip_create(src, err, sizeof err) : NULL;
+        s->clips[i] = src ? measured_clip_create(src, &s->metrics, err, sizeof err) : NULL;
         if (!s->clips[i]) {
             fprintf(stderr, "animbench sweep: %s: %s\n", s->path, err);
             return -1;

@@ -25,7 +25,7 @@ static measured_clip *load(const char *name, double seconds)
     char err[256];
     clip_source *s = clip_source_load(name, &p, err, sizeof err);
     assert_non_null(s);
-    measured_clip *m = measured_clip_create(s, err, sizeof err);
+    measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
     assert_non_null(m);
     return m;
 }
