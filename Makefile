@@ -81,6 +81,10 @@ sweep: deps $(BIN)
 	@echo "== sweep $(SWEEP)" >&2
 	@$(BIN) sweep $(SWEEP)
 	@scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)
+	@if [ -d ../shared/data/bvh ]; then \
+	  echo "== sweep sweeps/captures.json (the motion captures in ../shared/data/bvh)" >&2; \
+	  $(BIN) sweep sweeps/captures.json && scripts/figures.sh results/captures.json; \
+	else echo "== ../shared/data/bvh not found: the motion-capture sweep (sweeps/captures.json) is skipped" >&2; fi
 	@$(MAKE) --no-print-directory bench
 
 # Decode timings of every codec on the three clips: results/bench.json, .tsv and a figure.

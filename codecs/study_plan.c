@@ -63,6 +63,16 @@ static void plan_scalar(study_plan *plan, int i, int **key_cursor, uint16_t **co
     curve_reconstruct(&k, n, out, 1);
 }
 
+void realign_keys(double *quats, const int *keys, int count)
+{
+    for (int k = 1; k < count; k++) {
+        double *a = quats + (size_t)keys[k - 1] * 4, *b = quats + (size_t)keys[k] * 4;
+        if (quat_dot(a, b) < 0)
+            for (int c = 0; c < 4; c++)
+                b[c] = -b[c];
+    }
+}
+
 static void plan_rotation(study_plan *plan, int i, int **key_cursor, plan_scratch *s)
 {
     const plan_options *o = &plan->options;
@@ -91,6 +101,8 @@ static void plan_rotation(study_plan *plan, int i, int **key_cursor, plan_scratc
             const int f = pr->keys[k];
             quant_rotation_decode(quant_rotation_encode(tr->quats + f * 4), s->src + f * 4);
         }
+        if (o->realign_quantized)
+            realign_keys(s->src, pr->keys, pr->key_count);
         src = s->src;
     }
     double *out = clip_rot_track(plan->encoder_recon, tr->bone);

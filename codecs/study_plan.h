@@ -21,6 +21,12 @@ typedef struct plan_options {
     bool cubic;         /* Catmull-Rom Hermite, else linear */
     bool quantize;      /* 16-bit scalars, smallest-three rotations */
     bool drop_constant; /* constant channels stored as one value */
+    /* Smallest-three flips a quaternion so its largest component is
+     * positive, which undoes the hemisphere alignment of neighbouring keys
+     * whenever the largest component changes; the study interpolates the
+     * flipped components anyway.  true: flip each dequantised key back to
+     * the hemisphere of the key before it (our self-contained rows). */
+    bool realign_quantized;
 } plan_options;
 
 typedef struct planned_scalar {
@@ -54,6 +60,10 @@ typedef struct study_plan {
 /* The angular tolerance the study derives from a distance tolerance through
  * a lever arm: mm / 1000 / lever_m in radians, returned in degrees. */
 double study_tolerance_deg(double tol_mm, double lever_m);
+
+/* Flips each of quats[keys[k]] (k >= 1) whose dot with the key before it is
+ * negative: the rule of plan_options.realign_quantized, shared with the decoder. */
+void realign_keys(double *quats, const int *keys, int count);
 
 /* NULL when out of memory. */
 study_plan *study_plan_create(const channel_view *view, const plan_options *options);

@@ -9,6 +9,7 @@
 #include "../core/curve.h"
 #include "../core/quat.h"
 #include "quantize.h"
+#include "study_plan.h"
 
 static void *fail(char *err, size_t n, const char *fmt, ...)
 {
@@ -209,6 +210,15 @@ static bool parse_rotation(parse_ctx *c, int bone)
     for (int k = 0; k < n; k++)
         if (!read_key_frame(c, p, k, track) || !read_quat(c, p->values + k * 4, track))
             return false;
+    /* The self-contained layout's decoder puts consecutive keys back in one
+     * hemisphere, as its encoder did (study_plan.h, realign_quantized). */
+    if (c->t->quantized && c->layout == LAYOUT_SELF_CONTAINED) {
+        int keys[2] = {0, 1};
+        for (int k = 1; k < n; k++) {
+            double *pair = p->values + (size_t)(k - 1) * 4;
+            realign_keys(pair, keys, 2);
+        }
+    }
     return true;
 }
 

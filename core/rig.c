@@ -14,7 +14,9 @@ anim_rig *rig_create(int bone_count)
     rig->names = calloc((size_t)bone_count, sizeof *rig->names);
     rig->parents = calloc((size_t)bone_count, sizeof *rig->parents);
     rig->rest_offsets = calloc((size_t)bone_count * 3, sizeof *rig->rest_offsets);
-    if (!rig->names || !rig->parents || !rig->rest_offsets) {
+    rig->has_end_site = calloc((size_t)bone_count, sizeof *rig->has_end_site);
+    rig->end_site_offsets = calloc((size_t)bone_count * 3, sizeof *rig->end_site_offsets);
+    if (!rig->names || !rig->parents || !rig->rest_offsets || !rig->has_end_site || !rig->end_site_offsets) {
         rig_free(rig);
         return NULL;
     }
@@ -28,6 +30,8 @@ void rig_free(anim_rig *rig)
     free(rig->names);
     free(rig->parents);
     free(rig->rest_offsets);
+    free(rig->has_end_site);
+    free(rig->end_site_offsets);
     free(rig);
 }
 

@@ -12,6 +12,10 @@ typedef struct anim_rig {
     char (*names)[RIG_NAME_MAX];
     int *parents;        /* -1 for a root */
     double *rest_offsets; /* 3 per bone, metres */
+    /* An imported skeleton's end sites (BVH "End Site"): a leaf's tip, kept
+     * for export; not a joint.  has_end_site may be NULL (none). */
+    unsigned char *has_end_site;
+    double *end_site_offsets; /* 3 per bone, metres */
 } anim_rig;
 
 /* Returns NULL when out of memory. */

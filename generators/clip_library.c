@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <dirent.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "bvh.h"
 #include "study_rig.h"
 
 const char *const STUDY_CLIP_NAMES[] = {"walk", "jump", "mocap", NULL};
@@ -45,7 +50,7 @@ void clip_source_free(clip_source *s)
     free(s);
 }
 
-clip_source *clip_source_load(const char *name, const study_clip_params *params, char *err, size_t err_size)
+clip_source *clip_source_load(const char *name, const clip_params *params, char *err, size_t err_size)
 {
     clip_source *s = calloc(1, sizeof *s);
     if (!s) {
@@ -79,8 +84,25 @@ clip_source *clip_source_load(const char *name, const study_clip_params *params,
             clip_source_free(s);
             return NULL;
         }
+    } else if (clip_is_file(name)) {
+        bvh_result r;
+        const bvh_options o = {params->unit_m};
+        if (bvh_load(name, &o, &r, err, err_size) != 0) {
+            clip_source_free(s);
+            return NULL;
+        }
+        s->rig = r.rig;
+        s->clip = r.clip;
+        snprintf(s->generator, sizeof s->generator, "bvh");
+        snprintf(s->path, sizeof s->path, "%s", name);
+        snprintf(s->frame_time, sizeof s->frame_time, "%s", r.frame_time);
+        const char *base = strrchr(name, '/');
+        snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
+        char *dot = strrchr(s->name, '.');
+        if (dot)
+            *dot = '\0';
     } else {
-        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap)", name);
+        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, or a .bvh file or folder)", name);
         clip_source_free(s);
         return NULL;
     }
@@ -187,4 +209,69 @@ void clip_source_pose_at(const clip_source *s, double t, double *pose)
         j = jitter;
     }
     generated_pose(s, t / c->fps, j, pose);
+}
+
+int clip_is_file(const char *name)
+{
+    const size_t n = strlen(name);
+    return n > 4 && strcasecmp(name + n - 4, ".bvh") == 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void clip_names_free(char **names, int count)
+{
+    for (int i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
+int clip_expand(const char *spec, char ***names, char *err, size_t err_size)
+{
+    struct stat st;
+    *names = NULL;
+    if (stat(spec, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        *names = malloc(sizeof **names);
+        if (!*names || !((*names)[0] = strdup(spec))) {
+            free(*names);
+            snprintf(err, err_size, "out of memory");
+            return 0;
+        }
+        return 1;
+    }
+    DIR *d = opendir(spec);
+    if (!d) {
+        snprintf(err, err_size, "%s: cannot read the folder", spec);
+        return 0;
+    }
+    int count = 0, cap = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        if (!clip_is_file(e->d_name))
+            continue;
+        if (count == cap) {
+            cap = cap ? cap * 2 : 16;
+            char **more = realloc(*names, (size_t)cap * sizeof **names);
+            if (!more)
+                break;
+            *names = more;
+        }
+        const size_t len = strlen(spec) + strlen(e->d_name) + 2;
+        (*names)[count] = malloc(len);
+        if (!(*names)[count])
+            break;
+        snprintf((*names)[count], len, "%s%s%s", spec, spec[strlen(spec) - 1] == '/' ? "" : "/", e->d_name);
+        count++;
+    }
+    closedir(d);
+    if (count == 0) {
+        snprintf(err, err_size, "%s: no .bvh files in this folder", spec);
+        free(*names);
+        *names = NULL;
+        return 0;
+    }
+    qsort(*names, (size_t)count, sizeof **names, by_name);
+    return count;
 }

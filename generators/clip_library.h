@@ -1,5 +1,5 @@
 /* Clips by name: the study's generated clips ("walk", "jump", "mocap"), and
- * (see generators/bvh.h) motion capture files. */
+ * motion capture files (a path ending in .bvh: generators/bvh.h). */
 #ifndef ANIMBENCH_CLIP_LIBRARY_H
 #define ANIMBENCH_CLIP_LIBRARY_H
 
@@ -12,12 +12,22 @@
 typedef struct clip_source {
     char name[256];
     char generator[64];   /* "study-walk", "study-jump", "study-mocap", "bvh" */
-    study_clip_params params; /* generated clips */
+    clip_params params; /* generated clips */
     anim_rig *rig;        /* owned */
     anim_clip *clip;      /* owned */
     uint64_t sample_hash; /* FNV-1a over every sample's bytes, frame rate and hierarchy */
     double *jitter;       /* mocap: the LCG draws of every frame (frames * WALK_JITTER_DRAWS) */
+    char path[1024];      /* imported: the file */
+    char frame_time[64];  /* imported: Frame Time as written */
 } clip_source;
+
+/* True when name is an import (a path ending in .bvh, any case). */
+int clip_is_file(const char *name);
+/* A clip name, a .bvh file, or a folder: the clips it stands for (a folder:
+ * its .bvh files, sorted).  Returns the count (0 with a message in err when
+ * a folder holds none or cannot be read); free with clip_names_free. */
+int clip_expand(const char *spec, char ***names, char *err, size_t err_size);
+void clip_names_free(char **names, int count);
 
 /* The original's pose at any time t in frames (10 doubles per bone).  The
  * generated clips are functions of time and are evaluated exactly; the
@@ -31,7 +41,7 @@ void clip_interpolate_pose(const anim_clip *c, double t, double *pose);
 
 /* Returns NULL with a message when the name is not a known clip or the
  * file cannot be read. */
-clip_source *clip_source_load(const char *name, const study_clip_params *params, char *err, size_t err_size);
+clip_source *clip_source_load(const char *name, const clip_params *params, char *err, size_t err_size);
 void clip_source_free(clip_source *s);
 
 /* Hash of a clip's samples, rig and rate: two clips with the same hash are

@@ -7,7 +7,7 @@
 #include "../core/quat.h"
 #include "study_rig.h"
 
-const study_clip_params STUDY_CLIP_DEFAULTS = {60.0, 3.0, 2.0, 20260905u};
+const clip_params CLIP_DEFAULTS = {60.0, 3.0, 2.0, 20260905u, 1.0, 1};
 
 enum study_bone {
     HIPS, SPINE, CHEST, NECK, HEAD, SHOULDER_L, UPPERARM_L, FOREARM_L, HAND_L,
@@ -167,7 +167,7 @@ static void rest_pose(const anim_rig *rig, double *pos, double *rot, double *scl
     }
 }
 
-anim_clip *study_walk_clip(const anim_rig *rig, const study_clip_params *p, bool jitter)
+anim_clip *study_walk_clip(const anim_rig *rig, const clip_params *p, bool jitter)
 {
     const int frames = study_frame_count(p->walk_seconds, p->fps);
     anim_clip *c = clip_create_rest(rig, frames, p->fps);
@@ -187,7 +187,7 @@ anim_clip *study_walk_clip(const anim_rig *rig, const study_clip_params *p, bool
     return c;
 }
 
-anim_clip *study_jump_clip(const anim_rig *rig, const study_clip_params *p)
+anim_clip *study_jump_clip(const anim_rig *rig, const clip_params *p)
 {
     const int frames = study_frame_count(p->jump_seconds, p->fps);
     anim_clip *c = clip_create_rest(rig, frames, p->fps);

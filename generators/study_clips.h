@@ -14,14 +14,18 @@
 
 #define WALK_JITTER_DRAWS 22 /* LCG draws per mocap frame, in script order */
 
-typedef struct study_clip_params {
+/* How to make or read a clip: the study's constants for the generated
+ * clips, the unit and up axis for imported ones. */
+typedef struct clip_params {
     double fps;          /* 60 */
     double walk_seconds; /* 3 */
     double jump_seconds; /* 2 */
     uint32_t seed;       /* 20260905, the mocap jitter's LCG seed */
-} study_clip_params;
+    double unit_m;       /* imported: metres per file unit, 1 */
+    int up_axis;         /* 1: y up (the study's clips); imports may be z up (2) */
+} clip_params;
 
-extern const study_clip_params STUDY_CLIP_DEFAULTS;
+extern const clip_params CLIP_DEFAULTS;
 
 /* The study's LCG: s = s * 1664525 + 1013904223 (mod 2^32), value in [-1, 1). */
 typedef struct study_lcg {
@@ -42,7 +46,7 @@ void study_jump_pose(const anim_rig *rig, double t, double *pos, double *rot, do
 double study_jump_height(double t);
 
 /* Whole clips on the rig created by study_rig_create().  NULL when out of memory. */
-anim_clip *study_walk_clip(const anim_rig *rig, const study_clip_params *p, bool jitter);
-anim_clip *study_jump_clip(const anim_rig *rig, const study_clip_params *p);
+anim_clip *study_walk_clip(const anim_rig *rig, const clip_params *p, bool jitter);
+anim_clip *study_jump_clip(const anim_rig *rig, const clip_params *p);
 
 #endif

@@ -92,7 +92,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     for (char *save = NULL, *name = strtok_r(clip_copy, ",", &save); name && rc == 0;
          name = strtok_r(NULL, ",", &save)) {
         char err[512];
-        clip_source *src = clip_source_load(name, &STUDY_CLIP_DEFAULTS, err, sizeof err);
+        clip_source *src = clip_source_load(name, &CLIP_DEFAULTS, err, sizeof err);
         measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
         if (!mc) {
             fprintf(stderr, "animbench bench: %s\n", err);

@@ -43,7 +43,7 @@ int cmd_list(int argc, char **argv)
 /* Flags shared by run and sweep for a clip and a codec point. */
 typedef struct run_options {
     const char *clip, *codec, *json;
-    study_clip_params clip_params;
+    clip_params clip_params;
     codec_params params;
     metric_params metrics;
 } run_options;
@@ -63,7 +63,7 @@ static int parse_value(const char *flag, const char *text, double *v)
 static int parse_run(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->clip_params = STUDY_CLIP_DEFAULTS;
+    o->clip_params = CLIP_DEFAULTS;
     o->params = (codec_params){1.0, 0.35, 2};
     metric_params_default(&o->metrics);
     for (int i = 0; i < argc; i++) {
@@ -80,7 +80,12 @@ static int parse_run(int argc, char **argv, run_options *o)
             o->codec = val;
         else if (strcmp(flag, "--json") == 0)
             o->json = val;
-        else if (parse_value(flag, val, &v) != 0)
+        else if (strcmp(flag, "--up") == 0 && (strcmp(val, "y") == 0 || strcmp(val, "z") == 0))
+            o->clip_params.up_axis = val[0] == 'y' ? 1 : 2;
+        else if (strcmp(flag, "--up") == 0) {
+            fprintf(stderr, "animbench run: --up takes y or z, found '%s'\n", val);
+            return -1;
+        } else if (parse_value(flag, val, &v) != 0)
             return -1;
         else if (strcmp(flag, "--tol-mm") == 0 && v > 0)
             o->params.tol_mm = v;
@@ -96,6 +101,8 @@ static int parse_run(int argc, char **argv, run_options *o)
             o->clip_params.jump_seconds = v;
         else if (strcmp(flag, "--seed") == 0 && v >= 0 && v <= 4294967295.0 && v == floor(v))
             o->clip_params.seed = (uint32_t)v;
+        else if (strcmp(flag, "--unit-m") == 0 && v > 0)
+            o->clip_params.unit_m = v;
         else if (strcmp(flag, "--shell-mm") == 0 && v > 0)
             o->metrics.shell_distance_m = v / 1000;
         else if (strcmp(flag, "--precision-mm") == 0 && v > 0)
@@ -114,6 +121,7 @@ static int parse_run(int argc, char **argv, run_options *o)
     if (!o->clip || !o->codec) {
         fprintf(stderr, "usage: animbench run --clip NAME --codec NAME [--tol-mm X] [--lever-m X] [--step N]\n"
                         "                     [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--json FILE]\n"
+                        "                     [--unit-m X] [--up y|z]   (a .bvh file or a folder of them as --clip)\n"
                         "                     [--shell-mm 30] [--precision-mm 0.1] [--substeps 4]\n"
                         "                     [--contact-height-mm 60] [--contact-speed 0.5]\n");
         return -1;
@@ -209,29 +217,44 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return 2;
     }
     char err[512];
-    clip_source *src = clip_source_load(o.clip, &o.clip_params, err, sizeof err);
-    measured_clip *mc = src ? measured_clip_create(src, &o.metrics, err, sizeof err) : NULL;
-    if (!mc) {
+    char **names;
+    const int count = clip_expand(o.clip, &names, err, sizeof err);
+    if (count == 0) {
         fprintf(stderr, "animbench run: %s\n", err);
         return 2;
     }
-    point_result r;
-    int rc = measure_point(mc, c, &o.params, false, &r, err, sizeof err);
-    if (rc != 0) {
-        fprintf(stderr, "animbench run: %s\n", err);
-        measured_clip_free(mc);
-        return 1;
-    }
-    print_point_report(mc, &r);
-    if (o.json) {
-        cJSON *doc = results_document(full_argc, full_argv);
-        cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), results_point(mc, &r));
-        rc = results_write(o.json, doc, err, sizeof err);
-        if (rc != 0)
+    cJSON *doc = o.json ? results_document(full_argc, full_argv) : NULL;
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0; i++) {
+        clip_source *src = clip_source_load(names[i], &o.clip_params, err, sizeof err);
+        measured_clip *mc = src ? measured_clip_create(src, &o.metrics, err, sizeof err) : NULL;
+        if (!mc) {
             fprintf(stderr, "animbench run: %s\n", err);
-        cJSON_Delete(doc);
+            rc = 2;
+            break;
+        }
+        point_result r;
+        if (measure_point(mc, c, &o.params, false, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "animbench run: %s\n", err);
+            measured_clip_free(mc);
+            rc = 1;
+            break;
+        }
+        if (i > 0)
+            printf("\n");
+        print_point_report(mc, &r);
+        if (doc)
+            cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), results_point(mc, &r));
+        if (!r.decoded_ok)
+            rc = 1;
+        point_result_free(&r);
+        measured_clip_free(mc);
     }
-    point_result_free(&r);
-    measured_clip_free(mc);
-    return rc == 0 ? (r.decoded_ok ? 0 : 1) : 1;
+    if (doc && rc == 0 && results_write(o.json, doc, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench run: %s\n", err);
+        rc = 1;
+    }
+    cJSON_Delete(doc);
+    clip_names_free(names, count);
+    return rc;
 }

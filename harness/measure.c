@@ -22,6 +22,7 @@ measured_clip *measured_clip_create(clip_source *source, const metric_params *me
             m->metrics = *metrics;
         else
             metric_params_default(&m->metrics);
+        m->metrics.contact.up_axis = source->params.up_axis;
         m->view = channels_create(source->clip);
         m->ref = fk_reference_create(source->clip);
         m->original_frames = pose_set_from_clip(source->clip);

@@ -58,6 +58,11 @@ cJSON *results_clip(const clip_source *s)
                                 strcmp(s->generator, "study-jump") == 0 ? s->params.jump_seconds : s->params.walk_seconds);
         if (strcmp(s->generator, "study-mocap") == 0)
             cJSON_AddNumberToObject(params, "seed", s->params.seed);
+    } else {
+        cJSON_AddStringToObject(params, "path", s->path);
+        cJSON_AddNumberToObject(params, "unit_m", s->params.unit_m);
+        cJSON_AddStringToObject(params, "up_axis", s->params.up_axis == 2 ? "z" : "y");
+        cJSON_AddStringToObject(params, "frame_time", s->frame_time);
     }
     cJSON_AddNumberToObject(j, "frames", c->frame_count);
     cJSON_AddNumberToObject(j, "fps", c->fps);

@@ -22,7 +22,7 @@ void study_settings_default(study_settings *s)
 {
     static const double SWEEP[] = {0.1, 0.25, 0.5, 1, 2, 5, 10, 20, 50};
     memset(s, 0, sizeof *s);
-    s->clips = STUDY_CLIP_DEFAULTS;
+    s->clips = CLIP_DEFAULTS;
     s->tol_mm = 1;
     s->lever_m = 0.35;
     s->sweep_count = (int)(sizeof SWEEP / sizeof SWEEP[0]);
@@ -258,13 +258,13 @@ static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
 
 static plan_options options_at(const tables_ctx *c, double tol_mm, bool cubic, bool quant, bool drop)
 {
-    plan_options o = {true, tol_mm / 1000, study_tolerance_deg(tol_mm, c->s->lever_m), cubic, quant, drop};
+    plan_options o = {true, tol_mm / 1000, study_tolerance_deg(tol_mm, c->s->lever_m), cubic, quant, drop, false};
     return o;
 }
 
 static int setup(tables_ctx *c)
 {
-    const study_clip_params *p = &c->s->clips;
+    const clip_params *p = &c->s->clips;
     c->rig = study_rig_create();
     if (!c->rig)
         return fail(c, "out of memory creating the rig");
@@ -334,7 +334,7 @@ static double keys_per_track_second(const study_plan *p, int animated, double se
 static void technique_options(const tables_ctx *c, plan_options rows[8])
 {
     const double tol = c->s->tol_mm;
-    const plan_options all_keys = {false, 0, 0, false, false, true};
+    const plan_options all_keys = {false, 0, 0, false, false, true, false};
     rows[2] = all_keys;
     rows[3] = options_at(c, tol, false, false, false);
     rows[4] = options_at(c, tol, false, false, true);

@@ -11,7 +11,7 @@
 #define SWEEP_MAX 64
 
 typedef struct study_settings {
-    study_clip_params clips;
+    clip_params clips;
     double tol_mm;  /* 1 */
     double lever_m; /* 0.35 */
     double sweep_mm[SWEEP_MAX];

@@ -38,9 +38,10 @@ typedef struct sweep_point {
 typedef struct sweep {
     const char *path;
     char name[128], output[1024];
-    study_clip_params clip_params;
+    clip_params clip_params;
     metric_params metrics;
     char *clip_names[MAX_CLIPS];
+    clip_params per_clip[MAX_CLIPS];
     measured_clip *clips[MAX_CLIPS];
     int clip_count;
     sweep_point *points;
@@ -53,7 +54,7 @@ static int def_error(const sweep *s, const char *what)
     return -1;
 }
 
-static int clip_index(sweep *s, const char *name)
+static int clip_index(sweep *s, const char *name, const clip_params *p)
 {
     for (int i = 0; i < s->clip_count; i++)
         if (strcmp(s->clip_names[i], name) == 0)
@@ -61,7 +62,59 @@ static int clip_index(sweep *s, const char *name)
     if (s->clip_count == MAX_CLIPS)
         return -1;
     s->clip_names[s->clip_count] = strdup(name);
+    s->per_clip[s->clip_count] = *p;
     return s->clip_count++;
+}
+
+/* A clip entry: a name or path (a folder stands for its .bvh files), or
+ * {"clip": NAME, "unit_m": X, "up": "y" | "z"}.  Returns the count added to
+ * idx, or -1 after a message. */
+static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
+{
+    char msg[600];
+    const cJSON *name = cJSON_IsString(e) ? e : cJSON_GetObjectItem(e, "clip");
+    if (!cJSON_IsString(name)) {
+        snprintf(msg, sizeof msg, "run %d: a clip is a name or {\"clip\": NAME, \"unit_m\": X, \"up\": \"y\"}", run);
+        return def_error(s, msg);
+    }
+    clip_params p = s->clip_params;
+    if (cJSON_IsObject(e)) {
+        for (const cJSON *k = e->child; k; k = k->next)
+            if (strcmp(k->string, "clip") != 0 && strcmp(k->string, "unit_m") != 0 && strcmp(k->string, "up") != 0) {
+                snprintf(msg, sizeof msg, "run %d, clip '%s': unknown field '%s'", run, name->valuestring, k->string);
+                return def_error(s, msg);
+            }
+        const cJSON *unit = cJSON_GetObjectItem(e, "unit_m"), *up = cJSON_GetObjectItem(e, "up");
+        if (unit && (!cJSON_IsNumber(unit) || !(unit->valuedouble > 0))) {
+            snprintf(msg, sizeof msg, "run %d, clip '%s': unit_m must be a number above 0", run, name->valuestring);
+            return def_error(s, msg);
+        }
+        if (up && (!cJSON_IsString(up) || (strcmp(up->valuestring, "y") != 0 && strcmp(up->valuestring, "z") != 0))) {
+            snprintf(msg, sizeof msg, "run %d, clip '%s': up must be \"y\" or \"z\"", run, name->valuestring);
+            return def_error(s, msg);
+        }
+        if (unit)
+            p.unit_m = unit->valuedouble;
+        if (up)
+            p.up_axis = up->valuestring[0] == 'y' ? 1 : 2;
+    }
+    char **names, err[512];
+    const int count = clip_expand(name->valuestring, &names, err, sizeof err);
+    if (count == 0) {
+        snprintf(msg, sizeof msg, "run %d: %s", run, err);
+        return def_error(s, msg);
+    }
+    int added = 0;
+    for (int i = 0; i < count && added < max; i++) {
+        const int ci = clip_index(s, names[i], &p);
+        if (ci < 0) {
+            clip_names_free(names, count);
+            return def_error(s, "too many distinct clips");
+        }
+        idx[added++] = ci;
+    }
+    clip_names_free(names, count);
+    return added;
 }
 
 static int number_list(const sweep *s, const cJSON *run, const char *field, double fallback, double *out, int max,
@@ -102,7 +155,7 @@ static int parse_definition(sweep *s, const cJSON *doc)
         return def_error(s, "needs a non-empty \"runs\" list");
     snprintf(s->name, sizeof s->name, "%s", name->valuestring);
     snprintf(s->output, sizeof s->output, "%s", output->valuestring);
-    s->clip_params = STUDY_CLIP_DEFAULTS;
+    s->clip_params = CLIP_DEFAULTS;
     const cJSON *cp = cJSON_GetObjectItem(doc, "clip_params");
     if (cp) {
         static const char *const KNOWN[] = {"fps", "walk_seconds", "jump_seconds", "seed", NULL};
@@ -176,15 +229,16 @@ static int parse_definition(sweep *s, const cJSON *doc)
             return -1;
         const cJSON *hist = cJSON_GetObjectItem(run, "key_histogram");
         const cJSON *clip, *cod;
+        int run_clips[MAX_CLIPS], nrun = 0;
         cJSON_ArrayForEach(clip, clips)
         {
-            if (!cJSON_IsString(clip)) {
-                snprintf(msg, sizeof msg, "run %d: clip names must be strings", r);
-                return def_error(s, msg);
-            }
-            const int ci = clip_index(s, clip->valuestring);
-            if (ci < 0)
-                return def_error(s, "too many distinct clips");
+            const int added = clip_entry(s, clip, r, run_clips + nrun, MAX_CLIPS - nrun);
+            if (added < 0)
+                return -1;
+            nrun += added;
+        }
+        for (int rc_i = 0; rc_i < nrun; rc_i++) {
+            const int ci = run_clips[rc_i];
             cJSON_ArrayForEach(cod, codecs)
             {
                 const codec *c = cJSON_IsString(cod) ? codec_find(cod->valuestring) : NULL;
@@ -220,7 +274,8 @@ static int load_clips(sweep *s)
 {
     for (int i = 0; i < s->clip_count; i++) {
         char err[512];
-        clip_source *src = clip_source_load(s->clip_names[i], &s->clip_params, err, sizeof err);
+        fprintf(stderr, "[sweep %s] loading clip %d/%d: %s\n", s->name, i + 1, s->clip_count, s->clip_names[i]);
+        clip_source *src = clip_source_load(s->clip_names[i], &s->per_clip[i], err, sizeof err);
         s->clips[i] = src ? measured_clip_create(src, &s->metrics, err, sizeof err) : NULL;
         if (!s->clips[i]) {
             fprintf(stderr, "animbench sweep: %s: %s\n", s->path, err);

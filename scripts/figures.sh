@@ -5,14 +5,15 @@ set -euo pipefail
 base=${1%.json}
 out=$(dirname "$1")/figures
 mkdir -p "$out"
-draw() { # script table
-  if [ -f "$2" ]; then gnuplot -c "plots/$1.gp" "$2" "$out"; echo "figures: $1 <- $2" >&2
+draw() { # script table [args...]
+  if [ -f "$2" ]; then local s=$1 t=$2; shift 2; gnuplot -c "plots/$s.gp" "$t" "$out" "$@"; echo "figures: $s <- $t" >&2
   else echo "figures: $2 not found, $1 skipped" >&2; fi
 }
 if [ -f "${base}_timings.tsv" ]; then
   draw decode_cost "${base}_timings.tsv"      # a results file with timings (make bench)
 else
-  draw rate_distortion "$base.tsv"
-  draw techniques "${base}_techniques.tsv"
+  clips=$(awk -F'\t' 'NR > 2 && !seen[$1]++ {printf "%s ", $1}' "$base.tsv" 2>/dev/null)
+  draw rate_distortion "$base.tsv" "$clips"
+  draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
   draw jump_keys "${base}_keys.tsv"
 fi

@@ -19,7 +19,7 @@
 
 static measured_clip *load(const char *name, double seconds)
 {
-    study_clip_params p = STUDY_CLIP_DEFAULTS;
+    clip_params p = CLIP_DEFAULTS;
     p.walk_seconds = seconds;
     p.jump_seconds = seconds;
     char err[256];

@@ -206,7 +206,7 @@ static void test_original_at_any_time(void **state)
 {
     (void)state;
     char err[256];
-    clip_source *s = clip_source_load("walk", &STUDY_CLIP_DEFAULTS, err, sizeof err);
+    clip_source *s = clip_source_load("walk", &CLIP_DEFAULTS, err, sizeof err);
     double pose[STUDY_BONE_COUNT * 10], frame[STUDY_BONE_COUNT * 10];
     for (int f = 0; f < s->clip->frame_count; f += 17) {
         clip_source_pose_at(s, f, pose);

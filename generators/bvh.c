@@ -1,0 +1,450 @@
+#include "bvh.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "../core/quat.h"
+
+/* ------------------------------------------------------------- lexing */
+
+typedef struct lexer {
+    const char *text;
+    size_t size, pos;
+    int line, col;
+    const char *name;
+    char *err;
+    size_t err_size;
+    int failed;
+} lexer;
+
+typedef struct token {
+    const char *start;
+    size_t len; /* 0 at end of input */
+    int line, col;
+} token;
+
+static int is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+static void advance(lexer *lx)
+{
+    const char c = lx->text[lx->pos++];
+    /* \r\n, \n and a lone \r each end one line */
+    if (c == '\n' || (c == '\r' && !(lx->pos < lx->size && lx->text[lx->pos] == '\n'))) {
+        lx->line++;
+        lx->col = 1;
+    } else {
+        lx->col++;
+    }
+}
+
+static token next_token(lexer *lx)
+{
+    while (lx->pos < lx->size && is_space(lx->text[lx->pos]))
+        advance(lx);
+    token t = {lx->text + lx->pos, 0, lx->line, lx->col};
+    if (lx->pos >= lx->size)
+        return t;
+    if (lx->text[lx->pos] == '{' || lx->text[lx->pos] == '}') {
+        t.len = 1;
+        advance(lx);
+        return t;
+    }
+    while (lx->pos < lx->size && !is_space(lx->text[lx->pos]) && lx->text[lx->pos] != '{' &&
+           lx->text[lx->pos] != '}') {
+        advance(lx);
+        t.len++;
+    }
+    return t;
+}
+
+/* What a token looks like in a message: printable, at most 40 characters. */
+static void describe(const token *t, char *out, size_t n)
+{
+    if (t->len == 0) {
+        snprintf(out, n, "end of file");
+        return;
+    }
+    size_t k = 0;
+    out[k++] = '\'';
+    for (size_t i = 0; i < t->len && i < 40 && k + 5 < n; i++) {
+        const unsigned char c = (unsigned char)t->start[i];
+        if (isprint(c))
+            out[k++] = (char)c;
+        else
+            k += (size_t)snprintf(out + k, n - k, "\\x%02x", c);
+    }
+    if (t->len > 40 && k + 4 < n)
+        out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    out[k++] = '\'';
+    out[k] = '\0';
+}
+
+static int fail_at(lexer *lx, const token *t, const char *expected)
+{
+    if (!lx->failed) {
+        char found[200];
+        describe(t, found, sizeof found);
+        snprintf(lx->err, lx->err_size, "%s:%d:%d: expected %s, found %s", lx->name, t->line, t->col, expected, found);
+        lx->failed = 1;
+    }
+    return -1;
+}
+
+static int fail_msg(lexer *lx, const token *t, const char *fmt, ...)
+{
+    if (!lx->failed) {
+        char msg[300];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(lx->err, lx->err_size, "%s:%d:%d: %s", lx->name, t->line, t->col, msg);
+        lx->failed = 1;
+    }
+    return -1;
+}
+
+static int is_word(const token *t, const char *word)
+{
+    return t->len == strlen(word) && strncmp(t->start, word, t->len) == 0;
+}
+
+static int expect_word(lexer *lx, const char *word)
+{
+    const token t = next_token(lx);
+    if (is_word(&t, word))
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "'%s'", word);
+    return fail_at(lx, &t, what);
+}
+
+static int parse_number_token(lexer *lx, const token *t, const char *what, double *out)
+{
+    char buf[64];
+    if (t->len == 0 || t->len >= sizeof buf)
+        return fail_at(lx, t, what);
+    memcpy(buf, t->start, t->len);
+    buf[t->len] = '\0';
+    char *end;
+    errno = 0;
+    const double v = strtod(buf, &end);
+    if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+        return fail_at(lx, t, what);
+    *out = v;
+    return 0;
+}
+
+static int read_number(lexer *lx, const char *what, double *out)
+{
+    const token t = next_token(lx);
+    return parse_number_token(lx, &t, what, out);
+}
+
+/* ----------------------------------------------------------- hierarchy */
+
+enum channel { POS_X, POS_Y, POS_Z, ROT_X, ROT_Y, ROT_Z };
+
+typedef struct joint {
+    char name[RIG_NAME_MAX];
+    int parent;
+    double offset[3];
+    int channel_count;
+    unsigned char channels[6];
+    int has_end_site;
+    double end_site[3];
+} joint;
+
+typedef struct hierarchy {
+    joint *joints;
+    int count, capacity;
+    int total_channels;
+} hierarchy;
+
+static int channel_of(const token *t)
+{
+    static const char *const NAMES[6] = {"Xposition", "Yposition", "Zposition", "Xrotation", "Yrotation", "Zrotation"};
+    for (int i = 0; i < 6; i++)
+        if (t->len == strlen(NAMES[i]) && strncasecmp(t->start, NAMES[i], t->len) == 0)
+            return i;
+    return -1;
+}
+
+static int read_offset(lexer *lx, double out[3])
+{
+    if (expect_word(lx, "OFFSET") != 0)
+        return -1;
+    for (int a = 0; a < 3; a++)
+        if (read_number(lx, "a number (OFFSET has three)", &out[a]) != 0)
+            return -1;
+    return 0;
+}
+
+static int parse_joint(lexer *lx, hierarchy *h, int parent, int depth);
+
+static int parse_end_site(lexer *lx, hierarchy *h, int parent)
+{
+    const token site = next_token(lx);
+    if (!is_word(&site, "Site"))
+        return fail_at(lx, &site, "'Site' after 'End'");
+    if (parent < 0)
+        return fail_msg(lx, &site, "an End Site needs a parent joint");
+    if (expect_word(lx, "{") != 0 || read_offset(lx, h->joints[parent].end_site) != 0 || expect_word(lx, "}") != 0)
+        return -1;
+    h->joints[parent].has_end_site = 1;
+    return 0;
+}
+
+/* After ROOT or JOINT: name { OFFSET CHANNELS (JOINT | End Site)* } */
+static int parse_joint(lexer *lx, hierarchy *h, int parent, int depth)
+{
+    const token name = next_token(lx);
+    if (name.len == 0 || is_word(&name, "{") || is_word(&name, "}"))
+        return fail_at(lx, &name, "a joint name");
+    if (name.len >= RIG_NAME_MAX)
+        return fail_msg(lx, &name, "joint name longer than %d characters", RIG_NAME_MAX - 1);
+    if (depth > 256)
+        return fail_msg(lx, &name, "hierarchy deeper than 256 joints");
+    if (h->count == BVH_MAX_JOINTS)
+        return fail_msg(lx, &name, "more than %d joints", BVH_MAX_JOINTS);
+    if (h->count == h->capacity) {
+        const int cap = h->capacity ? h->capacity * 2 : 64;
+        joint *j = realloc(h->joints, (size_t)cap * sizeof *j);
+        if (!j)
+            return fail_msg(lx, &name, "out of memory");
+        h->joints = j;
+        h->capacity = cap;
+    }
+    const int self = h->count++;
+    joint *j = &h->joints[self];
+    memset(j, 0, sizeof *j);
+    memcpy(j->name, name.start, name.len);
+    j->parent = parent;
+    for (int i = 0; i < self; i++)
+        if (strcmp(h->joints[i].name, j->name) == 0)
+            return fail_msg(lx, &name, "joint name '%s' used twice", j->name);
+    if (expect_word(lx, "{") != 0 || read_offset(lx, j->offset) != 0)
+        return -1;
+    token t = next_token(lx);
+    if (is_word(&t, "CHANNELS")) {
+        double n;
+        const token count = next_token(lx);
+        if (parse_number_token(lx, &count, "a channel count", &n) != 0)
+            return -1;
+        if (n < 0 || n > 6 || n != floor(n))
+            return fail_at(lx, &count, "a channel count from 0 to 6");
+        for (int c = 0; c < (int)n; c++) {
+            const token ch = next_token(lx);
+            const int kind = channel_of(&ch);
+            if (kind < 0)
+                return fail_at(lx, &ch, "a channel (Xposition, Yposition, Zposition, Xrotation, Yrotation, Zrotation)");
+            for (int k = 0; k < c; k++)
+                if (h->joints[self].channels[k] == kind)
+                    return fail_msg(lx, &ch, "channel listed twice on joint '%s'", h->joints[self].name);
+            h->joints[self].channels[c] = (unsigned char)kind;
+        }
+        h->joints[self].channel_count = (int)n;
+        h->total_channels += (int)n;
+        t = next_token(lx);
+    }
+    for (;;) {
+        if (is_word(&t, "}"))
+            return 0;
+        if (is_word(&t, "JOINT")) {
+            if (parse_joint(lx, h, self, depth + 1) != 0)
+                return -1;
+        } else if (is_word(&t, "End")) {
+            if (parse_end_site(lx, h, self) != 0)
+                return -1;
+        } else {
+            return fail_at(lx, &t, "'JOINT', 'End Site' or '}'");
+        }
+        t = next_token(lx);
+    }
+}
+
+/* -------------------------------------------------------------- motion */
+
+static void joint_pose(const joint *j, const double *values, double unit, double *pos, double *rot)
+{
+    pos[0] = j->offset[0] * unit;
+    pos[1] = j->offset[1] * unit;
+    pos[2] = j->offset[2] * unit;
+    double q[4] = {0, 0, 0, 1};
+    for (int c = 0; c < j->channel_count; c++) {
+        const int kind = j->channels[c];
+        if (kind <= POS_Z) {
+            pos[kind] = values[c] * unit;
+            continue;
+        }
+        const double half = values[c] * DEG_TO_RAD / 2;
+        double r[4] = {0, 0, 0, cos(half)}, out[4];
+        r[kind - ROT_X] = sin(half);
+        quat_mul(q, r, out);
+        memcpy(q, out, sizeof q);
+    }
+    memcpy(rot, q, sizeof q);
+}
+
+int bvh_parse(const char *text, size_t size, const char *name, const bvh_options *opt, bvh_result *out, char *err,
+              size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    lexer lx = {text, size, 0, 1, 1, name, err, err_size, 0};
+    hierarchy h = {0};
+    double *values = NULL;
+    int rc = -1;
+    if (!(opt->unit_m > 0) || !isfinite(opt->unit_m)) {
+        snprintf(err, err_size, "%s: the unit must be a positive number of metres", name);
+        return -1;
+    }
+    if (expect_word(&lx, "HIERARCHY") != 0)
+        goto done;
+    token t = next_token(&lx);
+    if (!is_word(&t, "ROOT")) {
+        fail_at(&lx, &t, "'ROOT'");
+        goto done;
+    }
+    while (is_word(&t, "ROOT")) {
+        if (parse_joint(&lx, &h, -1, 0) != 0)
+            goto done;
+        t = next_token(&lx);
+    }
+    if (!is_word(&t, "MOTION")) {
+        fail_at(&lx, &t, "'ROOT' or 'MOTION'");
+        goto done;
+    }
+    double frames_d, frame_time;
+    t = next_token(&lx);
+    if (!is_word(&t, "Frames:")) {
+        fail_at(&lx, &t, "'Frames:'");
+        goto done;
+    }
+    const token ft = next_token(&lx);
+    if (parse_number_token(&lx, &ft, "a frame count", &frames_d) != 0)
+        goto done;
+    if (frames_d < 1 || frames_d > BVH_MAX_FRAMES || frames_d != floor(frames_d)) {
+        fail_at(&lx, &ft, "a frame count from 1 to 1000000");
+        goto done;
+    }
+    if (expect_word(&lx, "Frame") != 0 || expect_word(&lx, "Time:") != 0)
+        goto done;
+    const token tt = next_token(&lx);
+    if (parse_number_token(&lx, &tt, "a frame time in seconds", &frame_time) != 0)
+        goto done;
+    if (!(frame_time > 0)) {
+        fail_at(&lx, &tt, "a frame time above 0 seconds");
+        goto done;
+    }
+    snprintf(out->frame_time, sizeof out->frame_time, "%.*s", (int)(tt.len < 63 ? tt.len : 63), tt.start);
+    const int frames = (int)frames_d, nc = h.total_channels;
+    /* every value takes at least two bytes: refuse a count the file cannot hold */
+    if ((double)frames * nc > (double)(size - lx.pos) / 2 + 1) {
+        fail_msg(&lx, &ft, "%d frames of %d channels need more values than the file has room for", frames, nc);
+        goto done;
+    }
+    values = malloc(((size_t)frames * nc + 1) * sizeof *values);
+    out->rig = rig_create(h.count);
+    out->clip = out->rig ? clip_create_rest(out->rig, frames, 1.0 / frame_time) : NULL;
+    if (!values || !out->clip) {
+        snprintf(err, err_size, "%s: out of memory for %d frames of %d joints", name, frames, h.count);
+        goto done;
+    }
+    for (int f = 0; f < frames; f++)
+        for (int c = 0; c < nc; c++) {
+            const token v = next_token(&lx);
+            if (v.len == 0) {
+                fail_msg(&lx, &v, "expected %d values per frame for %d frames; frame %d has only %d (end of file)",
+                         nc, frames, f + 1, c);
+                goto done;
+            }
+            char what[96];
+            snprintf(what, sizeof what, "a number (frame %d, channel %d of %d)", f + 1, c + 1, nc);
+            if (parse_number_token(&lx, &v, what, &values[(size_t)f * nc + c]) != 0)
+                goto done;
+        }
+    t = next_token(&lx);
+    if (t.len != 0) {
+        fail_msg(&lx, &t, "expected end of file after %d frames of %d values, found more", frames, nc);
+        goto done;
+    }
+    anim_rig *rig = out->rig;
+    for (int i = 0; i < h.count; i++) {
+        memcpy(rig->names[i], h.joints[i].name, RIG_NAME_MAX);
+        rig->parents[i] = h.joints[i].parent;
+        for (int a = 0; a < 3; a++) {
+            rig->rest_offsets[i * 3 + a] = h.joints[i].offset[a] * opt->unit_m;
+            rig->end_site_offsets[i * 3 + a] = h.joints[i].end_site[a] * opt->unit_m;
+        }
+        rig->has_end_site[i] = (unsigned char)h.joints[i].has_end_site;
+    }
+    for (int f = 0; f < frames; f++) {
+        const double *row = values + (size_t)f * nc;
+        for (int i = 0; i < h.count; i++) {
+            double pos[3], rot[4];
+            joint_pose(&h.joints[i], row, opt->unit_m, pos, rot);
+            row += h.joints[i].channel_count;
+            for (int a = 0; a < 3; a++)
+                clip_pos_channel(out->clip, i, a)[f] = pos[a];
+            memcpy(clip_rot_track(out->clip, i) + (size_t)f * 4, rot, sizeof rot);
+        }
+    }
+    out->channel_count = nc;
+    rc = 0;
+done:
+    free(values);
+    free(h.joints);
+    if (rc != 0)
+        bvh_result_free(out);
+    return rc;
+}
+
+int bvh_load(const char *path, const bvh_options *opt, bvh_result *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
+        return -1;
+    }
+    size_t cap = 1 << 20, len = 0;
+    char *text = malloc(cap);
+    for (size_t got; text && (got = fread(text + len, 1, cap - len, f)) > 0;) {
+        len += got;
+        if (len == cap) {
+            char *bigger = cap < ((size_t)1 << 31) ? realloc(text, cap *= 2) : NULL;
+            if (!bigger) {
+                free(text);
+                text = NULL;
+            }
+            text = bigger;
+        }
+    }
+    const int read_error = ferror(f);
+    fclose(f);
+    if (!text || read_error) {
+        free(text);
+        snprintf(err, err_size, "%s: cannot read the file", path);
+        return -1;
+    }
+    const int rc = bvh_parse(text, len, path, opt, out, err, err_size);
+    free(text);
+    return rc;
+}
+
+void bvh_result_free(bvh_result *r)
+{
+    clip_free(r->clip);
+    rig_free(r->rig);
+    r->clip = NULL;
+    r->rig = NULL;
+}
