@@ -7,5 +7,6 @@ int cmd_list(int argc, char **argv);
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_bench(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_export(int argc, char **argv);
 
 #endif

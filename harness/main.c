@@ -17,7 +17,8 @@ static int usage(FILE *out)
             "  list                                                     codecs, clips, metrics\n"
             "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
             "  sweep FILE [--force]                                     run a sweep definition\n"
-            "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n");
+            "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n"
+            "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n");
     return out == stderr ? 2 : 0;
 }
 
@@ -57,6 +58,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc - 2, argv + 2, argc, argv);
+    if (strcmp(argv[1], "export") == 0)
+        return cmd_export(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);
