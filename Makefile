@@ -17,7 +17,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all check test test-asan determinism deps clean
+.PHONY: all check test test-asan determinism fuzz deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -57,11 +57,30 @@ test-asan:
 determinism:
 	@scripts/determinism.sh
 
+# The BVH parser under libFuzzer (clang), seeded with the test corpus; bounded in time.
+FUZZ_SECONDS ?= 60
+FUZZ_SRC = tests/fuzz/fuzz_bvh.c generators/bvh.c core/clip.c core/rig.c core/quat.c core/jsmath.c
+build-fuzz/fuzz_bvh: $(FUZZ_SRC) generators/bvh.h
+	@mkdir -p build-fuzz
+	clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $(FUZZ_SRC) -lm -o $@
+fuzz: build-fuzz/fuzz_bvh
+	@mkdir -p build-fuzz/corpus
+	@cp tests/data/bvh_good/*.bvh tests/data/bvh_bad/*.bvh build-fuzz/corpus/
+	@echo "== fuzzing the BVH parser for $(FUZZ_SECONDS) s" >&2
+	@build-fuzz/fuzz_bvh -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
+	  build-fuzz/corpus 2>build-fuzz/log.txt; rc=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' build-fuzz/log.txt >&2; \
+	  if [ $$rc -ne 0 ]; then tail -n 40 build-fuzz/log.txt >&2; echo "fuzz: 0 passed, 1 failed"; exit 1; fi; \
+	  echo "fuzz: 1 passed, 0 failed"
+
 # The README's test command: everything CI runs.
+check: export ANIMBENCH_NEED_CLANG = 1
 check: deps
 	@$(MAKE) --no-print-directory WERROR=-Werror test
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory determinism
+	@$(MAKE) --no-print-directory fuzz
 
 clean:
 	rm -rf build build-* bin

@@ -55,6 +55,16 @@ static void indent(FILE *out, int depth)
         fputc('\t', out);
 }
 
+/* Joints in the order the hierarchy is written: depth first, children in
+ * index order.  A BVH's motion lists channels in this order. */
+static void depth_first(const anim_rig *rig, int b, int *order, int *n)
+{
+    order[(*n)++] = b;
+    for (int k = b + 1; k < rig->bone_count; k++)
+        if (rig->parents[k] == b)
+            depth_first(rig, k, order, n);
+}
+
 static void write_joint(const anim_clip *c, int b, int depth, double unit, const unsigned char *six, FILE *out)
 {
     const anim_rig *rig = c->rig;
@@ -99,8 +109,15 @@ int export_bvh(const anim_clip *c, double unit, FILE *out)
 {
     const anim_rig *rig = c->rig;
     unsigned char *six = calloc((size_t)rig->bone_count, 1);
-    if (!six)
+    int *order = malloc((size_t)rig->bone_count * sizeof *order), n = 0;
+    if (!six || !order) {
+        free(six);
+        free(order);
         return -1;
+    }
+    for (int b = 0; b < rig->bone_count; b++)
+        if (rig->parents[b] < 0)
+            depth_first(rig, b, order, &n);
     for (int b = 0; b < rig->bone_count; b++)
         six[b] = (unsigned char)moves(c, b);
     fprintf(out, "HIERARCHY\n");
@@ -109,7 +126,8 @@ int export_bvh(const anim_clip *c, double unit, FILE *out)
             write_joint(c, b, 0, unit, six, out);
     fprintf(out, "MOTION\nFrames: %d\nFrame Time: %.17g\n", c->frame_count, 1.0 / c->fps);
     for (int f = 0; f < c->frame_count; f++) {
-        for (int b = 0; b < rig->bone_count; b++) {
+        for (int i = 0; i < n; i++) {
+            const int b = order[i];
             if (six[b]) {
                 double t[3];
                 translation(c, b, f, t);
@@ -118,11 +136,12 @@ int export_bvh(const anim_clip *c, double unit, FILE *out)
             double q[4], z, x, y;
             quat_normalize(clip_rot_track(c, b) + (size_t)f * 4, q);
             quat_to_euler_zxy_deg(q, &z, &x, &y);
-            fprintf(out, "%.10g %.10g %.10g%s", z, x, y, b + 1 < rig->bone_count ? " " : "");
+            fprintf(out, "%.10g %.10g %.10g%s", z, x, y, i + 1 < n ? " " : "");
         }
         fputc('\n', out);
     }
     free(six);
+    free(order);
     return ferror(out) ? -1 : 0;
 }
 

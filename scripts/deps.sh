@@ -11,8 +11,10 @@ have_header zlib.h || need+=(zlib1g-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v ${CC:-cc} >/dev/null 2>&1 || need+=(build-essential)
-if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then
+if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then   # the determinism check and the fuzzer
   command -v clang >/dev/null 2>&1 || need+=(clang)
+  printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}\n' |
+    clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || need+=(libclang-rt-dev)
 fi
 
 [ ${#need[@]} -eq 0 ] && exit 0

@@ -1,0 +1,371 @@
+/* BVH import and export, rigs of any size, and the container's frame limit. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codecs/codec.h"
+#include "../core/fk.h"
+#include "../core/quat.h"
+#include "../generators/bvh.h"
+#include "../generators/clip_library.h"
+#include "../harness/clip_export.h"
+#include "../harness/measure.h"
+#include "../harness/timing.h"
+#include "table_compare.h"
+
+#define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
+
+static bvh_result load(const char *path, double unit)
+{
+    const bvh_options o = {unit};
+    bvh_result r;
+    char err[512];
+    if (bvh_load(path, &o, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    return r;
+}
+
+static void world(const anim_clip *c, int f, int joint, double out[3])
+{
+    double wp[3 * 64], wq[4 * 64];
+    fk_frame(c, f, wp, wq);
+    memcpy(out, wp + joint * 3, 3 * sizeof *out);
+}
+
+/* Frame 2 of two_joints: root at (1, 2, 3) turned 90 degrees about z, which
+ * takes the chest's offset (0, 1, 0) to (-1, 0, 0): chest at (0, 2, 3). */
+static void test_line_endings_and_whitespace(void **state)
+{
+    (void)state;
+    const char *files[] = {"lf", "crlf", "cr", "mixed", "tabs"};
+    for (int i = 0; i < 5; i++) {
+        char path[128];
+        snprintf(path, sizeof path, "tests/data/bvh_good/two_joints_%s.bvh", files[i]);
+        bvh_result r = load(path, 1.0);
+        assert_int_equal(r.rig->bone_count, 2);
+        assert_int_equal(r.clip->frame_count, 2);
+        assert_string_equal(r.frame_time, "0.0333333");
+        assert_true(r.clip->fps == 1 / 0.0333333);
+        assert_true(r.rig->has_end_site[1]);
+        NEAR(r.rig->end_site_offsets[4], 0.5, 0);
+        double p[3];
+        world(r.clip, 1, 1, p);
+        NEAR(p[0], 0, 1e-12);
+        NEAR(p[1], 2, 1e-12);
+        NEAR(p[2], 3, 1e-12);
+        const double *q = clip_rot_track(r.clip, 0) + 4;
+        NEAR(q[2], sqrt(0.5), 1e-12);
+        NEAR(q[3], sqrt(0.5), 1e-12);
+        bvh_result_free(&r);
+    }
+}
+
+/* Position channels on a child replace its offset on their axes, in any
+ * channel order; a second ROOT is a second root; units scale lengths. */
+static void test_channels_anywhere(void **state)
+{
+    (void)state;
+    bvh_result r = load("tests/data/bvh_good/child_positions.bvh", 0.5);
+    assert_int_equal(r.rig->bone_count, 3);
+    assert_int_equal(r.rig->parents[2], -1);
+    NEAR(clip_pos_channel(r.clip, 1, 0)[0], 1.0, 0); /* Xposition 2 * 0.5 */
+    NEAR(clip_pos_channel(r.clip, 1, 1)[0], 1.5, 0);
+    NEAR(clip_pos_channel(r.clip, 1, 2)[0], 2.0, 0);
+    NEAR(clip_pos_channel(r.clip, 2, 0)[0], 2.5, 0); /* offset x kept: 5 * 0.5 */
+    NEAR(clip_pos_channel(r.clip, 2, 1)[0], 3.5, 0); /* Yposition 7 * 0.5 */
+    NEAR(r.rig->rest_offsets[3], 0.5, 0);
+    assert_true(r.clip->fps == 1 / .008333);
+    bvh_result_free(&r);
+}
+
+/* Rotation order: "Zrotation Yrotation Xrotation 30 45 60" is R = Rz Ry Rx;
+ * the child's offset (1, 0, 0) is checked against those matrices multiplied
+ * out here, independently of the quaternion code. */
+static void test_rotation_order(void **state)
+{
+    (void)state;
+    const char *text = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Yrotation Xrotation\n"
+                       "JOINT B\n{\nOFFSET 1 0 0\nCHANNELS 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 1\n30 45 60\n";
+    const bvh_options o = {1.0};
+    bvh_result r;
+    char err[256];
+    assert_int_equal(bvh_parse(text, strlen(text), "order", &o, &r, err, sizeof err), 0);
+    const double a = 30 * ANIM_PI / 180, b = 45 * ANIM_PI / 180, c = 60 * ANIM_PI / 180;
+    const double Rz[3][3] = {{cos(a), -sin(a), 0}, {sin(a), cos(a), 0}, {0, 0, 1}};
+    const double Ry[3][3] = {{cos(b), 0, sin(b)}, {0, 1, 0}, {-sin(b), 0, cos(b)}};
+    const double Rx[3][3] = {{1, 0, 0}, {0, cos(c), -sin(c)}, {0, sin(c), cos(c)}};
+    double v[3] = {1, 0, 0}, t[3];
+    const double(*chain[3])[3] = {Rx, Ry, Rz}; /* applied right to left */
+    for (int m = 0; m < 3; m++) {
+        for (int i = 0; i < 3; i++)
+            t[i] = chain[m][i][0] * v[0] + chain[m][i][1] * v[1] + chain[m][i][2] * v[2];
+        memcpy(v, t, sizeof v);
+    }
+    double p[3];
+    world(r.clip, 0, 1, p);
+    for (int i = 0; i < 3; i++)
+        NEAR(p[i], v[i], 1e-12);
+    bvh_result_free(&r);
+}
+
+/* Every malformed file gets the message in its .expected file; every prefix
+ * of a good file parses or fails, never reading past its end (ASan). */
+static void test_malformed_corpus(void **state)
+{
+    (void)state;
+    DIR *d = opendir("tests/data/bvh_bad");
+    assert_non_null(d);
+    int checked = 0;
+    for (struct dirent *e; (e = readdir(d));) {
+        const size_t n = strlen(e->d_name);
+        if (n < 5 || strcmp(e->d_name + n - 4, ".bvh") != 0)
+            continue;
+        char path[512], expected_path[512];
+        snprintf(path, sizeof path, "tests/data/bvh_bad/%s", e->d_name);
+        snprintf(expected_path, sizeof expected_path, "tests/data/bvh_bad/%.*s.expected", (int)(n - 4), e->d_name);
+        char *expected = read_text_file(expected_path);
+        assert_non_null(expected);
+        expected[strcspn(expected, "\n")] = '\0';
+        const bvh_options o = {1.0};
+        bvh_result r;
+        char err[512] = "";
+        assert_int_not_equal(bvh_load(path, &o, &r, err, sizeof err), 0);
+        if (!strstr(err, expected))
+            fail_msg("%s: message\n  %s\ndoes not contain\n  %s", e->d_name, err, expected);
+        assert_non_null(strstr(err, path)); /* names the file */
+        assert_null(r.clip);
+        free(expected);
+        checked++;
+    }
+    closedir(d);
+    assert_true(checked >= 18);
+    char *good = read_text_file("tests/data/bvh_good/child_positions.bvh");
+    const size_t len = strlen(good);
+    for (size_t cut = 0; cut <= len; cut++) {
+        char *part = malloc(cut ? cut : 1);
+        memcpy(part, good, cut);
+        const bvh_options o = {1.0};
+        bvh_result r;
+        char err[512];
+        if (bvh_parse(part, cut, "cut", &o, &r, err, sizeof err) == 0)
+            bvh_result_free(&r);
+        free(part);
+    }
+    free(good);
+}
+
+/* Export a clip as BVH, import it: the same joint positions at every frame,
+ * within the 10 printed digits. */
+static void round_trip(const anim_clip *c, double unit)
+{
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_int_equal(export_bvh(c, unit, mem), 0);
+    fclose(mem);
+    const bvh_options o = {unit};
+    bvh_result r;
+    char err[512];
+    if (bvh_parse(text, size, "export", &o, &r, err, sizeof err) != 0)
+        fail_msg("%s", err);
+    assert_int_equal(r.clip->frame_count, c->frame_count);
+    assert_int_equal(r.rig->bone_count, c->rig->bone_count);
+    NEAR(r.clip->fps, c->fps, c->fps * 1e-12);
+    const int nb = c->rig->bone_count;
+    double *a = malloc((size_t)nb * 3 * sizeof *a), *aq = malloc((size_t)nb * 4 * sizeof *aq);
+    double *b = malloc((size_t)nb * 3 * sizeof *b), *bq = malloc((size_t)nb * 4 * sizeof *bq);
+    double worst = 0;
+    for (int f = 0; f < c->frame_count; f++) {
+        fk_frame(c, f, a, aq);
+        fk_frame(r.clip, f, b, bq);
+        for (int j = 0; j < nb; j++) { /* the file orders joints depth first: match by name */
+            const int k = rig_find_bone(r.rig, c->rig->names[j]);
+            assert_true(k >= 0);
+            for (int i = 0; i < 3; i++)
+                worst = fmax(worst, fabs(a[j * 3 + i] - b[k * 3 + i]));
+        }
+    }
+    if (!(worst < 1e-6 * unit))
+        fail_msg("round trip moved a joint by %.3g m (unit %g, %d frames)", worst, unit, c->frame_count);
+    free(a), free(aq), free(b), free(bq), free(text);
+    bvh_result_free(&r);
+}
+
+static void test_export_round_trip(void **state)
+{
+    (void)state;
+    const char *names[] = {"walk", "jump"}; /* jump: the root's scale goes into its children's channels */
+    for (int i = 0; i < 2; i++) {
+        char err[256];
+        clip_source *s = clip_source_load(names[i], &CLIP_DEFAULTS, err, sizeof err);
+        round_trip(s->clip, 1.0);
+        round_trip(s->clip, 0.01);
+        clip_source_free(s);
+    }
+    bvh_result r = load("tests/data/bvh_good/child_positions.bvh", 1.0);
+    round_trip(r.clip, 1.0);
+    bvh_result_free(&r);
+}
+
+static int count(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = text; (p = strstr(p, needle)); p++)
+        n++;
+    return n;
+}
+
+static void test_acl_sjson(void **state)
+{
+    (void)state;
+    char err[256];
+    clip_source *s = clip_source_load("walk", &CLIP_DEFAULTS, err, sizeof err);
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    assert_int_equal(export_acl_sjson(s->clip, "walk", mem), 0);
+    fclose(mem);
+    assert_non_null(strstr(text, "version = 5\n"));
+    assert_non_null(strstr(text, "num_samples = 180\n"));
+    assert_non_null(strstr(text, "sample_rate = 60\n"));
+    assert_non_null(strstr(text, "bind_translation = [ 0, 95, 0 ]")); /* hips 0.95 m in cm */
+    assert_int_equal(count(text, "parent = \"\""), 1);
+    assert_int_equal(count(text, "rotations ="), 30);
+    assert_int_equal(count(text, "\t\t\t[ "), 3 * 30 * 180); /* rotation, translation and scale rows */
+    free(text);
+    clip_source_free(s);
+}
+
+/* The study's container stores frame indices in 16 bits: 65,536 frames
+ * fit, 65,537 get a clear error from the codec. */
+static void test_container_frame_limit(void **state)
+{
+    (void)state;
+    anim_rig *rig = rig_create(1);
+    strcpy(rig->names[0], "root");
+    rig->parents[0] = -1;
+    for (int frames = 65536; frames <= 65537; frames++) {
+        anim_clip *c = clip_create_rest(rig, frames, 30);
+        for (int f = 0; f < frames; f++)
+            clip_pos_channel(c, 0, 0)[f] = sin(f * 0.01);
+        channel_view *v = channels_create(c);
+        const codec *cod = codec_find("linear");
+        const codec_input in = {c, v};
+        const codec_params p = {1, 0.35, 2};
+        codec_output out;
+        codec_output_init(&out);
+        char err[256] = "";
+        const int rc = cod->ops->encode(cod, &in, &p, &out, err, sizeof err);
+        if (frames == 65536)
+            assert_int_equal(rc, 0);
+        else {
+            assert_int_not_equal(rc, 0);
+            assert_non_null(strstr(err, "16-bit"));
+        }
+        codec_output_free(&out);
+        channels_free(v);
+        clip_free(c);
+    }
+    rig_free(rig);
+}
+
+/* A 57-joint tree with motion on every joint, written as BVH text and read
+ * back: every codec encodes and decodes it, every metric and the timer run. */
+static void test_any_rig_size(void **state)
+{
+    (void)state;
+    enum { JOINTS = 57, FRAMES = 40 };
+    char *text = NULL;
+    size_t size = 0;
+    FILE *mem = open_memstream(&text, &size);
+    int parent[JOINTS], depth[JOINTS];
+    fprintf(mem, "HIERARCHY\n");
+    for (int j = 0; j < JOINTS; j++) {
+        parent[j] = j == 0 ? -1 : (j * 7) % j; /* a tree: every parent comes first */
+        depth[j] = j == 0 ? 0 : depth[parent[j]] + 1;
+    }
+    /* write depth-first: children of j are the k > j with parent[k] == j */
+    int stack[JOINTS], order[JOINTS], top = 0, n = 0;
+    stack[top++] = 0;
+    while (top) {
+        const int j = stack[--top];
+        order[n++] = j;
+        for (int k = JOINTS - 1; k > j; k--)
+            if (parent[k] == j)
+                stack[top++] = k;
+    }
+    (void)order;
+    for (int i = 0; i < n; i++) {
+        const int j = order[i];
+        fprintf(mem, "%s J%d { OFFSET %d 1 0.5 CHANNELS %s\n", j == 0 ? "ROOT" : "JOINT", j, j % 3,
+                j == 0 ? "6 Xposition Yposition Zposition Zrotation Xrotation Yrotation" : "3 Yrotation Xrotation Zrotation");
+        const int next_depth = i + 1 < n ? depth[order[i + 1]] : 0;
+        for (int close = depth[j]; close >= next_depth; close--)
+            fprintf(mem, "}\n");
+    }
+    fprintf(mem, "MOTION\nFrames: %d\nFrame Time: 0.04\n", FRAMES);
+    for (int f = 0; f < FRAMES; f++) {
+        for (int i = 0; i < n; i++)
+            fprintf(mem, i == 0 ? "%g 10 %g %g %g %g" : " %g %g %g", f * 0.3, sin(f * 0.2 + i) * 20, f * 1.5 + i,
+                    cos(f * 0.1 * (i % 4 + 1)) * 30, (double)(i % 5));
+        fprintf(mem, "\n");
+    }
+    fclose(mem);
+    FILE *out = fopen("/tmp/animbench_rig57.bvh", "w");
+    fwrite(text, 1, size, out);
+    fclose(out);
+    free(text);
+    clip_params cp = CLIP_DEFAULTS;
+    cp.unit_m = 0.1;
+    char err[512];
+    clip_source *s = clip_source_load("/tmp/animbench_rig57.bvh", &cp, err, sizeof err);
+    if (!s)
+        fail_msg("%s", err);
+    assert_int_equal(s->rig->bone_count, JOINTS);
+    measured_clip *mc = measured_clip_create(s, NULL, err, sizeof err);
+    assert_non_null(mc);
+    timer_config tc;
+    timer_config_default(&tc);
+    tc.runs = 1;
+    tc.budget_ms = 0.2;
+    for (int i = 0; i < codec_count(); i++) {
+        const codec *c = codec_at(i);
+        point_result r;
+        const codec_params p = {1, 0.35, 3};
+        assert_int_equal(measure_point(mc, c, &p, true, &r, err, sizeof err), 0);
+        if (!r.decoded_ok)
+            fail_msg("%s: %s", c->name, r.decode_error);
+        assert_true(r.has_metrics);
+        assert_int_equal(r.metrics.joint_m.count, (long)JOINTS * FRAMES);
+        if (!(c->flags & CODEC_NOT_SELF_CONTAINED) && r.has_encoder)
+            NEAR(r.decoded.max_m, r.encoder.max_m, 1e-5);
+        codec_timings t;
+        if (time_codec(mc, c, &p, &tc, &t, err, sizeof err) != 0)
+            fail_msg("%s", err);
+        point_result_free(&r);
+    }
+    measured_clip_free(mc);
+    remove("/tmp/animbench_rig57.bvh");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_line_endings_and_whitespace),
+        cmocka_unit_test(test_channels_anywhere),
+        cmocka_unit_test(test_rotation_order),
+        cmocka_unit_test(test_malformed_corpus),
+        cmocka_unit_test(test_export_round_trip),
+        cmocka_unit_test(test_acl_sjson),
+        cmocka_unit_test(test_container_frame_limit),
+        cmocka_unit_test(test_any_rig_size),
+    };
+    return cmocka_run_group_tests_name("bvh", tests, NULL, NULL);
+}
