@@ -59,7 +59,7 @@ determinism:
 
 # The BVH parser under libFuzzer (clang), seeded with the test corpus; bounded in time.
 FUZZ_SECONDS ?= 60
-FUZZ_SRC = tests/fuzz/fuzz_bvh.c generators/bvh.c core/clip.c core/rig.c core/quat.c core/jsmath.c
+FUZZ_SRC = tests/fuzz/fuzz_bvh.c generators/bvh.c core/clip.c core/rig.c core/quat.c core/jsmath.c core/text_file.c
 build-fuzz/fuzz_bvh: $(FUZZ_SRC) generators/bvh.h
 	@mkdir -p build-fuzz
 	clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -72,15 +72,19 @@ fuzz: build-fuzz/fuzz_bvh
 	  build-fuzz/corpus 2>build-fuzz/log.txt; rc=$$?; \
 	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' build-fuzz/log.txt >&2; \
 	  if [ $$rc -ne 0 ]; then tail -n 40 build-fuzz/log.txt >&2; echo "fuzz: 0 passed, 1 failed"; exit 1; fi; \
-	  echo "fuzz: 1 passed, 0 failed"
+	  echo "fuzz: 1 passed, 0 failed"; \
+	  if [ -n "$${CHECK_SUMMARY:-}" ]; then echo "fuzz: 1 passed, 0 failed" >> "$$CHECK_SUMMARY"; fi
 
 # The README's test command: everything CI runs.
 check: export ANIMBENCH_NEED_CLANG = 1
+check: export CHECK_SUMMARY = $(CURDIR)/build/check-summary.txt
 check: deps
+	@mkdir -p build && rm -f build/check-summary.txt
 	@$(MAKE) --no-print-directory WERROR=-Werror test
 	@$(MAKE) --no-print-directory test-asan
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory fuzz
+	@awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt
 
 clean:
 	rm -rf build build-* bin

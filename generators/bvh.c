@@ -10,6 +10,7 @@
 #include <strings.h>
 
 #include "../core/quat.h"
+#include "../core/text_file.h"
 
 /* ------------------------------------------------------------- lexing */
 
@@ -411,29 +412,11 @@ done:
 int bvh_load(const char *path, const bvh_options *opt, bvh_result *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, err_size, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 20, len = 0;
-    char *text = malloc(cap);
-    for (size_t got; text && (got = fread(text + len, 1, cap - len, f)) > 0;) {
-        len += got;
-        if (len == cap) {
-            char *bigger = cap < ((size_t)1 << 31) ? realloc(text, cap *= 2) : NULL;
-            if (!bigger) {
-                free(text);
-                text = NULL;
-            }
-            text = bigger;
-        }
-    }
-    const int read_error = ferror(f);
-    fclose(f);
-    if (!text || read_error) {
-        free(text);
-        snprintf(err, err_size, "%s: cannot read the file", path);
+    size_t len;
+    int error_number;
+    char *text = read_whole_file(path, &len, &error_number);
+    if (!text) {
+        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(error_number));
         return -1;
     }
     const int rc = bvh_parse(text, len, path, opt, out, err, err_size);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_flags.h"
 #include "commands.h"
 #include "export.h"
 #include "results.h"
@@ -15,7 +16,8 @@
 static int usage(void)
 {
     fprintf(stderr, "usage: animbench bench [--clips walk,jump,mocap] [--codecs a,b,...] [--tol-mm X] [--step N]\n"
-                    "                       [--runs N] [--budget-ms X] [--pin CPU] [--json FILE]\n");
+                    "                       [--runs N] [--budget-ms X] [--pin CPU] [--json FILE]\n"
+                    "                       " CLI_CLIP_FLAGS_USAGE "\n");
     return 2;
 }
 
@@ -39,15 +41,23 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
     const char *clips = "walk", *codecs = NULL, *json = NULL;
     codec_params params = {1.0, 0.35, 2};
+    clip_params cp = CLIP_DEFAULTS;
     timer_config tc;
     timer_config_default(&tc);
     for (int i = 0; i < argc; i++) {
         if (i + 1 >= argc)
             return usage();
         const char *flag = argv[i], *val = argv[++i];
-        char *end;
-        const double v = strtod(val, &end);
-        const bool num = end != val && *end == '\0' && isfinite(v);
+        double v = 0;
+        const bool num = cli_number(val, &v) == 0;
+        char err[256];
+        const int clip_flag = cli_clip_flag(flag, val, &cp, err, sizeof err);
+        if (clip_flag < 0) {
+            fprintf(stderr, "animbench bench: %s\n", err);
+            return 2;
+        }
+        if (clip_flag > 0)
+            continue;
         if (strcmp(flag, "--clips") == 0)
             clips = val;
         else if (strcmp(flag, "--codecs") == 0)
@@ -92,7 +102,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     for (char *save = NULL, *name = strtok_r(clip_copy, ",", &save); name && rc == 0;
          name = strtok_r(NULL, ",", &save)) {
         char err[512];
-        clip_source *src = clip_source_load(name, &CLIP_DEFAULTS, err, sizeof err);
+        clip_source *src = clip_source_load(name, &cp, err, sizeof err);
         measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
         if (!mc) {
             fprintf(stderr, "animbench bench: %s\n", err);

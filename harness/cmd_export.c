@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli_flags.h"
 #include "clip_export.h"
 #include "commands.h"
 #include "measure.h"
@@ -29,9 +30,16 @@ int cmd_export(int argc, char **argv)
         if (i + 1 >= argc)
             return usage();
         const char *flag = argv[i], *val = argv[++i];
-        char *end;
-        const double v = strtod(val, &end);
-        const int num = end != val && *end == '\0' && isfinite(v);
+        double v = 0;
+        const int num = cli_number(val, &v) == 0;
+        char err[256];
+        const int clip_flag = cli_clip_flag(flag, val, &cp, err, sizeof err);
+        if (clip_flag < 0) {
+            fprintf(stderr, "animbench export: %s\n", err);
+            return 2;
+        }
+        if (clip_flag > 0)
+            continue;
         if (strcmp(flag, "--clip") == 0)
             clip_name = val;
         else if (strcmp(flag, "--format") == 0)
@@ -40,20 +48,8 @@ int cmd_export(int argc, char **argv)
             out_path = val;
         else if (strcmp(flag, "--codec") == 0)
             codec_name = val;
-        else if (strcmp(flag, "--up") == 0 && (strcmp(val, "y") == 0 || strcmp(val, "z") == 0))
-            cp.up_axis = val[0] == 'y' ? 1 : 2;
-        else if (num && v > 0 && strcmp(flag, "--unit-m") == 0)
-            cp.unit_m = v;
         else if (num && v > 0 && strcmp(flag, "--bvh-unit-m") == 0)
             bvh_unit = v;
-        else if (num && v > 0 && strcmp(flag, "--fps") == 0)
-            cp.fps = v;
-        else if (num && v > 0 && strcmp(flag, "--walk-seconds") == 0)
-            cp.walk_seconds = v;
-        else if (num && v > 0 && strcmp(flag, "--jump-seconds") == 0)
-            cp.jump_seconds = v;
-        else if (num && v >= 0 && v <= 4294967295.0 && v == floor(v) && strcmp(flag, "--seed") == 0)
-            cp.seed = (uint32_t)v;
         else if (num && v > 0 && strcmp(flag, "--tol-mm") == 0)
             params.tol_mm = v;
         else if (num && v > 0 && strcmp(flag, "--lever-m") == 0)

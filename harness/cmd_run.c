@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../codecs/study_plan.h"
+#include "cli_flags.h"
 #include "commands.h"
 #include "measure.h"
 #include "results.h"
@@ -48,18 +49,6 @@ typedef struct run_options {
     metric_params metrics;
 } run_options;
 
-static int parse_value(const char *flag, const char *text, double *v)
-{
-    char *end;
-    errno = 0;
-    *v = strtod(text, &end);
-    if (end == text || *end || errno == ERANGE || !isfinite(*v)) {
-        fprintf(stderr, "animbench run: %s: expected a number, found '%s'\n", flag, text);
-        return -1;
-    }
-    return 0;
-}
-
 static int parse_run(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
@@ -74,35 +63,30 @@ static int parse_run(int argc, char **argv, run_options *o)
         }
         const char *val = argv[++i];
         double v = 0;
+        char err[256];
+        const int clip_flag = cli_clip_flag(flag, val, &o->clip_params, err, sizeof err);
+        if (clip_flag < 0) {
+            fprintf(stderr, "animbench run: %s\n", err);
+            return -1;
+        }
+        if (clip_flag > 0)
+            continue;
         if (strcmp(flag, "--clip") == 0)
             o->clip = val;
         else if (strcmp(flag, "--codec") == 0)
             o->codec = val;
         else if (strcmp(flag, "--json") == 0)
             o->json = val;
-        else if (strcmp(flag, "--up") == 0 && (strcmp(val, "y") == 0 || strcmp(val, "z") == 0))
-            o->clip_params.up_axis = val[0] == 'y' ? 1 : 2;
-        else if (strcmp(flag, "--up") == 0) {
-            fprintf(stderr, "animbench run: --up takes y or z, found '%s'\n", val);
+        else if (cli_number(val, &v) != 0) {
+            fprintf(stderr, "animbench run: %s: expected a number, found '%s'\n", flag, val);
             return -1;
-        } else if (parse_value(flag, val, &v) != 0)
-            return -1;
+        }
         else if (strcmp(flag, "--tol-mm") == 0 && v > 0)
             o->params.tol_mm = v;
         else if (strcmp(flag, "--lever-m") == 0 && v > 0)
             o->params.lever_m = v;
         else if (strcmp(flag, "--step") == 0 && v >= 1 && v <= 1e6 && v == floor(v))
             o->params.step = (int)v;
-        else if (strcmp(flag, "--fps") == 0 && v > 0)
-            o->clip_params.fps = v;
-        else if (strcmp(flag, "--walk-seconds") == 0 && v > 0)
-            o->clip_params.walk_seconds = v;
-        else if (strcmp(flag, "--jump-seconds") == 0 && v > 0)
-            o->clip_params.jump_seconds = v;
-        else if (strcmp(flag, "--seed") == 0 && v >= 0 && v <= 4294967295.0 && v == floor(v))
-            o->clip_params.seed = (uint32_t)v;
-        else if (strcmp(flag, "--unit-m") == 0 && v > 0)
-            o->clip_params.unit_m = v;
         else if (strcmp(flag, "--shell-mm") == 0 && v > 0)
             o->metrics.shell_distance_m = v / 1000;
         else if (strcmp(flag, "--precision-mm") == 0 && v > 0)

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "../core/quat.h"
+#include "../core/text_file.h"
 #include "../codecs/study_plan.h"
 #include "provenance.h"
 
@@ -270,36 +271,14 @@ int results_write(const char *path, const cJSON *doc, char *err, size_t err_size
 
 cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_size)
 {
-    *missing = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) {
-            *missing = 1;
-            snprintf(err, err_size, "%s: no such file", path);
-            return NULL;
-        }
-        snprintf(err, err_size, "cannot read %s: %s", path, strerror(errno));
+    size_t len;
+    int error_number;
+    char *text = read_whole_file(path, &len, &error_number);
+    *missing = !text && error_number == ENOENT;
+    if (!text) {
+        snprintf(err, err_size, "%s: %s", path, *missing ? "no such file" : strerror(error_number));
         return NULL;
     }
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    for (size_t got; text && (got = fread(text + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            char *bigger = realloc(text, cap *= 2);
-            if (!bigger)
-                free(text);
-            text = bigger;
-        }
-    }
-    const int read_error = ferror(f);
-    fclose(f);
-    if (!text || read_error) {
-        free(text);
-        snprintf(err, err_size, "cannot read %s", path);
-        return NULL;
-    }
-    text[len] = '\0';
     cJSON *doc = cJSON_ParseWithLength(text, len);
     if (!doc) {
         const char *at = cJSON_GetErrorPtr();

@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ref=""
 status=0
+same=0
+differ=0
 run() {
   local name=$1 cc=$2 opt=$3
   make -s BUILD="build-det-$name" BIN="build-det-$name/animbench" CC="$cc" OPT="$opt" "build-det-$name/animbench" >/dev/null
@@ -13,9 +15,9 @@ run() {
     ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings > "build-det-$name/tables.$threads.txt"
     if [ -z "$ref" ]; then ref="build-det-$name/tables.$threads.txt"; continue; fi
     if cmp -s "$ref" "build-det-$name/tables.$threads.txt"; then
-      echo "determinism: $name ($cc $opt), $threads thread(s): identical"
+      echo "determinism: $name ($cc $opt), $threads thread(s): identical"; same=$((same + 1))
     else
-      echo "determinism: $name ($cc $opt), $threads thread(s): DIFFERS from $ref"; status=1
+      echo "determinism: $name ($cc $opt), $threads thread(s): DIFFERS from $ref"; status=1; differ=$((differ + 1))
       diff "$ref" "build-det-$name/tables.$threads.txt" | head -5
     fi
   done
@@ -23,4 +25,6 @@ run() {
 run gcc-O0 gcc -O0
 run gcc-O3 gcc -O3
 if command -v clang >/dev/null 2>&1; then run clang-O2 clang -O2; else echo "determinism: clang not installed, skipped"; fi
+echo "determinism: $same passed, $differ failed"
+[ -n "${CHECK_SUMMARY:-}" ] && echo "determinism: $same passed, $differ failed" >> "$CHECK_SUMMARY"
 exit $status

@@ -13,4 +13,5 @@ for t in "$@"; do
 done
 failed=$((failed + broken))
 echo "tests: $passed passed, $failed failed"
+[ -n "${CHECK_SUMMARY:-}" ] && echo "tests: $passed passed, $failed failed" >> "$CHECK_SUMMARY"
 [ "$failed" -eq 0 ]

@@ -1,5 +1,7 @@
 #include "table_compare.h"
 
+#include "../core/text_file.h"
+
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -135,24 +137,7 @@ done:
 
 char *read_text_file(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 1 << 16, len = 0;
-    char *buf = malloc(cap);
-    for (size_t got; buf && (got = fread(buf + len, 1, cap - len - 1, f)) > 0;) {
-        len += got;
-        if (len + 1 == cap) {
-            char *bigger = realloc(buf, cap *= 2);
-            if (!bigger) {
-                free(buf);
-                buf = NULL;
-            }
-            buf = bigger;
-        }
-    }
-    fclose(f);
-    if (buf)
-        buf[len] = '\0';
-    return buf;
+    size_t size;
+    int error_number;
+    return read_whole_file(path, &size, &error_number);
 }
