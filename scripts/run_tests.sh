@@ -9,7 +9,8 @@ for t in "$@"; do
   p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p; s/^[a-z-]*: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -n 1)
   f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p; s/^[a-z-]*: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -n 1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-  if [ $rc -ne 0 ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: exited $rc without a cmocka summary"; fi
+  if [ $rc -ne 0 ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: exited $rc without a cmocka summary"
+  elif [ -z "$p" ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: printed no summary of passed or failed tests"; fi
 done
 failed=$((failed + broken))
 echo "tests: $passed passed, $failed failed"
