@@ -35,6 +35,11 @@ typedef struct codec_output {
     long keys;                /* keys stored (the study's count), or -1 */
     int *key_frames;          /* every stored key's frame index, or NULL */
     long key_frame_count;
+    /* The error the codec itself says it met (ACL's calculate_compression_error),
+     * in mm of its own metric, where it is, and its frame; for the record. */
+    bool has_reported_error;
+    double reported_error_mm;
+    int reported_joint, reported_frame;
 } codec_output;
 
 void codec_output_init(codec_output *o);
@@ -48,7 +53,8 @@ typedef struct codec_sampler codec_sampler;
 enum codec_flags {
     CODEC_USES_TOLERANCE = 1 << 0, /* tol_mm and lever_m matter */
     CODEC_USES_STEP = 1 << 1,      /* step matters */
-    CODEC_NOT_SELF_CONTAINED = 1 << 2 /* its bytes alone do not decode to what it measures */
+    CODEC_NOT_SELF_CONTAINED = 1 << 2, /* its bytes alone do not decode to what it measures */
+    CODEC_UNAVAILABLE = 1 << 3 /* not built here (a missing optional library): its ops only fail, saying why */
 };
 
 struct codec;

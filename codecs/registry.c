@@ -4,6 +4,7 @@
  * The raw layout is row one: every other row is read against it. */
 #include <string.h>
 
+#include "acl_codec.h"
 #include "codec.h"
 #include "raw_codec.h"
 #include "track_codecs.h"
@@ -34,6 +35,11 @@ static const codec CODECS[] = {
      TRACKS(false, false, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS},
     {"every-nth", "README example: every Nth frame as float32, linear in between", CODEC_USES_STEP, NULL,
      &EVERY_NTH_OPS},
+    {"acl", "ACL v2.1 (Unreal's codec): default settings, variable bit rates, shell metric at 30 mm; "
+            "--tol-mm is its precision (ACL's default 0.1 mm)",
+     ACL_ROW_FLAGS, (&(const acl_row_config){0}), &ACL_CODEC_OPS},
+    {"acl-highest", "ACL v2.1 at compression level highest; otherwise as acl", ACL_ROW_FLAGS,
+     (&(const acl_row_config){1}), &ACL_CODEC_OPS},
 };
 
 int codec_count(void)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/acl_codec.h"
 #include "../core/quat.h"
 
 void quat_to_euler_zxy_deg(const double q[4], double *z_deg, double *x_deg, double *y_deg)
@@ -149,8 +150,9 @@ int export_acl_sjson(const anim_clip *c, const char *name, FILE *out)
 {
     const anim_rig *rig = c->rig;
     const double cm = 100.0;
-    fprintf(out, "// Written by animbench: lengths in centimetres; translations carry the parent's scale\n"
-                 "// and scales are 1 (the study's forward kinematics does not compose scale).\n"
+    fprintf(out, "// Written by animbench: the transforms the acl codec rows give ACL (codecs/acl_codec.c):\n"
+                 "// lengths in centimetres; scale s(bone) / s(parent) so that ACL's composed scale equals the\n"
+                 "// study's (a joint's scale moves its children's offsets only).\n"
                  "version = 5\n\nclip =\n{\n\tname = \"%s\"\n\tnum_samples = %d\n\tsample_rate = %.17g\n"
                  "\tis_binary_exact = false\n\tadditive_format = \"none\"\n}\n\nbones =\n[\n",
             name, c->frame_count, c->fps);
@@ -163,23 +165,30 @@ int export_acl_sjson(const anim_clip *c, const char *name, FILE *out)
                 rig->names[b], rig->parents[b] < 0 ? "" : rig->names[rig->parents[b]], o[0] * cm, o[1] * cm, o[2] * cm);
     }
     fprintf(out, "]\n\ntracks =\n[\n");
+    double *t = malloc((size_t)c->frame_count * 10 * sizeof *t);
+    if (!t)
+        return -1;
     for (int b = 0; b < rig->bone_count; b++) {
+        for (int f = 0; f < c->frame_count; f++)
+            acl_local_transform(c, b, f, t + (size_t)f * 10);
         fprintf(out, "\t{\n\t\tname = \"%s\"\n\t\trotations =\n\t\t[\n", rig->names[b]);
         for (int f = 0; f < c->frame_count; f++) {
-            const double *q = clip_rot_track(c, b) + (size_t)f * 4;
+            const double *q = t + (size_t)f * 10;
             fprintf(out, "\t\t\t[ %.17g, %.17g, %.17g, %.17g ]\n", q[0], q[1], q[2], q[3]);
         }
         fprintf(out, "\t\t]\n\t\ttranslations =\n\t\t[\n");
         for (int f = 0; f < c->frame_count; f++) {
-            double t[3];
-            translation(c, b, f, t);
-            fprintf(out, "\t\t\t[ %.17g, %.17g, %.17g ]\n", t[0] * cm, t[1] * cm, t[2] * cm);
+            const double *v = t + (size_t)f * 10 + 4;
+            fprintf(out, "\t\t\t[ %.17g, %.17g, %.17g ]\n", v[0], v[1], v[2]);
         }
         fprintf(out, "\t\t]\n\t\tscales =\n\t\t[\n");
-        for (int f = 0; f < c->frame_count; f++)
-            fprintf(out, "\t\t\t[ 1.0, 1.0, 1.0 ]\n");
+        for (int f = 0; f < c->frame_count; f++) {
+            const double *v = t + (size_t)f * 10 + 7;
+            fprintf(out, "\t\t\t[ %.17g, %.17g, %.17g ]\n", v[0], v[1], v[2]);
+        }
         fprintf(out, "\t\t]\n\t}\n");
     }
+    free(t);
     fprintf(out, "]\n");
     return ferror(out) ? -1 : 0;
 }

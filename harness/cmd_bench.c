@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/acl_codec.h"
 #include "cli_flags.h"
 #include "commands.h"
 #include "export.h"
@@ -132,6 +133,14 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             const codec *c = codec_at(i);
             if (!listed(codecs, c->name))
                 continue;
+            if (c->flags & CODEC_UNAVAILABLE) {
+                fprintf(stderr, "animbench bench: %s skipped: %s\n", c->name, ACL_UNAVAILABLE_REASON);
+                if (codecs) {
+                    rc = 1;
+                    break;
+                }
+                continue;
+            }
             codec_timings t;
             if (time_codec(mc, c, &params, &tc, &t, err, sizeof err) != 0) {
                 fprintf(stderr, "animbench bench: %s\n", err);

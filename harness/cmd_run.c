@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/acl_codec.h"
 #include "../codecs/study_plan.h"
 #include "cli_flags.h"
 #include "commands.h"
@@ -23,6 +24,8 @@ int cmd_list(int argc, char **argv)
         const codec *c = codec_at(i);
         printf("  %-12s %s%s%s\n", c->name, c->description, c->flags & CODEC_USES_TOLERANCE ? " [--tol-mm]" : "",
                c->flags & CODEC_USES_STEP ? " [--step]" : "");
+        if (c->flags & CODEC_UNAVAILABLE)
+            printf("  %-12s UNAVAILABLE: %s\n", "", ACL_UNAVAILABLE_REASON);
     }
     printf("clips:\n"
            "  walk         study: 1 Hz gait, 3 s at 60 fps, 30 bones (--walk-seconds, --fps)\n"
@@ -185,6 +188,14 @@ void print_point_report(const measured_clip *mc, const point_result *r)
     }
     if (r->has_metrics)
         print_metrics(mc, &r->metrics);
+    if (r->has_reported) {
+        const int j = r->reported_joint;
+        printf("codec's own report           max %8.4f mm of its shell metric (worst: %s, frame %d)", r->reported_error_mm,
+               j >= 0 && j < clip->rig->bone_count ? clip->rig->names[j] : "-", r->reported_frame);
+        if (r->has_metrics)
+            printf("; ours %.4f mm", r->metrics.shell_m.max * 1000);
+        printf("\n");
+    }
     if (c->flags & CODEC_NOT_SELF_CONTAINED)
         printf("note   this layout is not self-contained: its bytes alone do not decode to the clip whose\n"
                "       error the encoder reports (docs/findings.md)\n");

@@ -119,6 +119,10 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
     out->bytes = enc.bytes.size;
     out->gzip_bytes = gzip_size(enc.bytes.data, enc.bytes.size);
     out->keys = enc.keys;
+    out->has_reported = enc.has_reported_error;
+    out->reported_error_mm = enc.reported_error_mm;
+    out->reported_joint = enc.reported_joint;
+    out->reported_frame = enc.reported_frame;
     if (enc.encoder_recon) {
         out->has_encoder = joint_error_measure(mc->ref, enc.encoder_recon, &out->encoder) == 0;
     }

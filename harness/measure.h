@@ -41,6 +41,9 @@ typedef struct point_result {
     double decoded_fps;   /* 0 when the bytes do not carry it */
     long *key_histogram;  /* per frame: animated keys stored there; NULL unless asked */
     int key_histogram_frames;
+    bool has_reported;    /* the codec's own account of its error (codec_output) */
+    double reported_error_mm;
+    int reported_joint, reported_frame;
     bool has_metrics;     /* every metric of core/metrics.h, on the decoded clip */
     metrics_report metrics;
 } point_result;

@@ -215,6 +215,16 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     }
     if (r->has_metrics)
         cJSON_AddItemToObject(j, "metrics", metrics_json(mc, &r->metrics));
+    if (r->has_reported) {
+        cJSON *own = cJSON_AddObjectToObject(j, "codec_reported");
+        cJSON_AddNumberToObject(own, "max_mm", r->reported_error_mm);
+        const int jt = r->reported_joint;
+        if (jt >= 0 && jt < clip->rig->bone_count)
+            cJSON_AddStringToObject(own, "joint", clip->rig->names[jt]);
+        else
+            cJSON_AddNullToObject(own, "joint");
+        cJSON_AddNumberToObject(own, "frame", r->reported_frame);
+    }
     if (r->key_histogram) {
         cJSON *h = cJSON_AddArrayToObject(j, "key_histogram");
         for (int f = 0; f < r->key_histogram_frames; f++)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "../codecs/acl_codec.h"
 #include "commands.h"
 #include "export.h"
 #include "measure.h"
@@ -247,6 +248,11 @@ static int parse_definition(sweep *s, const cJSON *doc)
                              cJSON_IsString(cod) ? "'" : "", cJSON_IsString(cod) ? cod->valuestring : "(not a string)",
                              cJSON_IsString(cod) ? "'" : "");
                     return def_error(s, msg);
+                }
+                if (c->flags & CODEC_UNAVAILABLE) {
+                    if (rc_i == 0)
+                        fprintf(stderr, "sweep: run %d: codec %s skipped: %s\n", r, c->name, ACL_UNAVAILABLE_REASON);
+                    continue;
                 }
                 const int nt = c->flags & CODEC_USES_TOLERANCE ? ntol : 1;
                 const int nl = c->flags & CODEC_USES_TOLERANCE ? nlever : 1;
