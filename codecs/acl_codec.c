@@ -193,7 +193,17 @@ static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, cons
 
 const codec_ops ACL_CODEC_OPS = {encode, decode, sampler_create, sample, sampler_free};
 
+const char *acl_codec_library(void)
+{
+    return acl_shim_version();
+}
+
 #else /* built without ACL */
+
+const char *acl_codec_library(void)
+{
+    return "not built: " ACL_UNAVAILABLE_REASON;
+}
 
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)

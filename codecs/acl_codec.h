@@ -24,6 +24,9 @@ typedef struct acl_row_config {
 
 extern const codec_ops ACL_CODEC_OPS;
 
+/* The ACL build: "ACL 2.1.0, RTM 2.2.0", or "not built" with the reason. */
+const char *acl_codec_library(void);
+
 /* Bone b's local transform at frame f as ACL is given it (and as the SJSON
  * export writes it): rotation x y z w, translation in centimetres, and the
  * scale s(b) / s(parent(b)) that makes ACL's composed scale equal ours. */

@@ -17,6 +17,8 @@
 #include <acl/compression/transform_error_metrics.h>
 #include <acl/core/ansi_allocator.h>
 #include <acl/decompression/decompress.h>
+#include <acl/version.h>
+#include <rtm/version.h>
 
 namespace {
 
@@ -63,6 +65,14 @@ struct acl_shim_reader {
     int frames, joints;
     float rate;
 };
+
+#define ACL_SHIM_STR2(x) #x
+#define ACL_SHIM_STR(x) ACL_SHIM_STR2(x)
+extern "C" const char *acl_shim_version(void)
+{
+    return "ACL " ACL_SHIM_STR(ACL_VERSION_MAJOR) "." ACL_SHIM_STR(ACL_VERSION_MINOR) "." ACL_SHIM_STR(
+        ACL_VERSION_PATCH) ", RTM " ACL_SHIM_STR(RTM_VERSION_MAJOR) "." ACL_SHIM_STR(RTM_VERSION_MINOR) "." ACL_SHIM_STR(RTM_VERSION_PATCH);
+}
 
 extern "C" int acl_shim_compress(const float *transforms, const int *parents, int joints, int frames,
                                  float sample_rate, const acl_shim_settings *settings, acl_shim_result *out,

@@ -35,6 +35,9 @@ typedef struct acl_shim_result {
 int acl_shim_compress(const float *transforms, const int *parents, int joints, int frames, float sample_rate,
                       const acl_shim_settings *settings, acl_shim_result *out, char *err, size_t err_size);
 
+/* "ACL 2.1.0, RTM 2.2.0": the library versions this shim was compiled against. */
+const char *acl_shim_version(void);
+
 typedef struct acl_shim_reader acl_shim_reader;
 
 /* Validates the buffer as ACL does (tag, version, size, hash), then checks it

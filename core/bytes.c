@@ -176,3 +176,12 @@ bool read_skip(byte_reader *r, size_t n)
     const uint8_t *p;
     return take(r, n, &p);
 }
+
+uint64_t bytes_fnv1a64(const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 0x100000001b3ull;
+    return h;
+}

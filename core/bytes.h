@@ -44,4 +44,7 @@ uint16_t load_u16(const uint8_t *p);
 uint32_t load_u32(const uint8_t *p);
 float load_f32(const uint8_t *p);
 
+/* FNV-1a, 64 bits: a stream's fingerprint in reports and determinism checks. */
+uint64_t bytes_fnv1a64(const void *data, size_t n);
+
 #endif

@@ -152,6 +152,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             char extra[96];
             snprintf(extra, sizeof extra, "per clip; %.2f ns per joint-sample", t.ns_per_joint_sample);
             print_row(c->name, "whole clip", &t.whole_clip, extra);
+            print_row(c->name, "encode", &t.encode, "per clip (encoder, whole clip)");
             if (doc) {
                 point_result r;
                 if (measure_point(mc, c, &params, false, &r, err, sizeof err) == 0) {
@@ -162,6 +163,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
                     cJSON *w = timer_result_json(&t.whole_clip, "ns per whole-clip decode");
                     cJSON_AddNumberToObject(w, "ns_per_joint_sample", t.ns_per_joint_sample);
                     cJSON_AddItemToObject(tj, "whole_clip", w);
+                    cJSON_AddItemToObject(tj, "encode", timer_result_json(&t.encode, "ns per whole-clip encode"));
                     cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
                     point_result_free(&r);
                 }

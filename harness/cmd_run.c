@@ -174,8 +174,8 @@ void print_point_report(const measured_clip *mc, const point_result *r)
                study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
     if (c->flags & CODEC_USES_STEP)
         printf("params step %d\n", r->params.step);
-    printf("bytes  %zu (%.0f B/s), gzip %zu (%.0f B/s), keys %ld\n", r->bytes, r->bytes / secs, r->gzip_bytes,
-           r->gzip_bytes / secs, r->keys);
+    printf("bytes  %zu (%.0f B/s), gzip %zu (%.0f B/s), keys %ld, stream fnv1a64 %016llx\n", r->bytes, r->bytes / secs,
+           r->gzip_bytes, r->gzip_bytes / secs, r->keys, (unsigned long long)r->stream_fnv1a64);
     if (r->decoded_ok)
         print_error_line("error, decoded from bytes:", clip->rig, &r->decoded);
     else

@@ -117,6 +117,7 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
         return -1;
     }
     out->bytes = enc.bytes.size;
+    out->stream_fnv1a64 = bytes_fnv1a64(enc.bytes.data, enc.bytes.size);
     out->gzip_bytes = gzip_size(enc.bytes.data, enc.bytes.size);
     out->keys = enc.keys;
     out->has_reported = enc.has_reported_error;

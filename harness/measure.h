@@ -31,6 +31,7 @@ typedef struct point_result {
     const codec *codec;
     codec_params params;
     size_t bytes, gzip_bytes;
+    uint64_t stream_fnv1a64; /* fingerprint of the encoded bytes */
     long keys;
     bool decoded_ok;
     char decode_error[256];

@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../codecs/acl_codec.h"
 #include "../core/gzip_size.h"
 #include "build_info.h"
 
@@ -55,6 +56,7 @@ void provenance_collect(provenance *p)
     if (uname(&u) == 0)
         snprintf(p->os, sizeof p->os, "%.60s %.60s %.60s", u.sysname, u.release, u.machine);
     p->zlib_version = gzip_zlib_version();
+    p->acl_library = acl_codec_library();
     const time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

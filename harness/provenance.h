@@ -11,6 +11,7 @@ typedef struct provenance {
     int cores;
     char os[200];
     const char *zlib_version;
+    const char *acl_library; /* "ACL 2.1.0, RTM 2.2.0" or "not built: ..." */
     char date[32];
     bool optimised; /* built with optimisation: timings are meaningful */
 } provenance;

@@ -25,6 +25,7 @@ cJSON *results_context(int argc, char **argv)
     cJSON_AddNumberToObject(c, "cores", p.cores);
     cJSON_AddStringToObject(c, "os", p.os);
     cJSON_AddStringToObject(c, "zlib_version", p.zlib_version);
+    cJSON_AddStringToObject(c, "acl_library", p.acl_library);
     cJSON_AddStringToObject(c, "date", p.date);
     cJSON *cmd = cJSON_AddArrayToObject(c, "command_line");
     for (int i = 0; i < argc; i++)
@@ -190,6 +191,9 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     cJSON_AddNumberToObject(j, "gzip_bytes", (double)r->gzip_bytes);
     cJSON_AddNumberToObject(j, "gzip_bytes_per_second", r->gzip_bytes / secs);
     cJSON_AddNumberToObject(j, "keys", (double)r->keys);
+    char fp[17];
+    snprintf(fp, sizeof fp, "%016llx", (unsigned long long)r->stream_fnv1a64);
+    cJSON_AddStringToObject(j, "stream_fnv1a64", fp);
     cJSON *dec = cJSON_AddObjectToObject(j, "decoded");
     cJSON_AddBoolToObject(dec, "ok", r->decoded_ok);
     if (r->decoded_ok) {

@@ -76,6 +76,25 @@ static void decode_bench_run(void *payload, size_t reps)
     }
 }
 
+typedef struct encode_bench {
+    const codec *c;
+    const codec_input *in;
+    const codec_params *p;
+    int failures;
+} encode_bench;
+
+static void encode_bench_run(void *payload, size_t reps)
+{
+    encode_bench *b = payload;
+    char err[8];
+    for (size_t r = 0; r < reps; r++) {
+        codec_output out;
+        codec_output_init(&out);
+        b->failures += b->c->ops->encode(b->c, b->in, b->p, &out, err, sizeof err) != 0;
+        codec_output_free(&out);
+    }
+}
+
 /* The check described in timing.h, over every time of the pattern. */
 static int check_poses(const codec *c, codec_sampler *s, const anim_clip *dec, const double *times, int count,
                        char *err, size_t err_size)
@@ -175,6 +194,12 @@ int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, c
         timer_measure(decode_bench_run, &d, &whole, &out->whole_clip);
         if (d.failures) {
             snprintf(err, err_size, "%s: the decoder failed during timing", c->name);
+            rc = -1;
+        }
+        encode_bench e = {c, &in, p, 0};
+        timer_measure(encode_bench_run, &e, &whole, &out->encode);
+        if (e.failures) {
+            snprintf(err, err_size, "%s: the encoder failed during timing", c->name);
             rc = -1;
         }
         out->frames = clip->frame_count;

@@ -33,6 +33,7 @@ void pattern_times(time_pattern p, int frames, double *times, int count);
 typedef struct codec_timings {
     timer_result pattern[PATTERN_COUNT]; /* ns per pose */
     timer_result whole_clip;             /* ns per whole-clip decode */
+    timer_result encode;                 /* ns per encode of the whole clip */
     double ns_per_joint_sample;          /* whole_clip median / (frames * bones) */
     int frames, bones;
 } codec_timings;

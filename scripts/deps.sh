@@ -11,6 +11,10 @@ have_header zlib.h || need+=(zlib1g-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v ${CC:-cc} >/dev/null 2>&1 || need+=(build-essential)
+# ACL's rows (codecs/acl_shim.cpp) need a C++ compiler when ACL's headers are present.
+if [ -f "${ACL_DIR:-../shared/third_party/acl}/includes/acl/compression/compress.h" ]; then
+  command -v g++ >/dev/null 2>&1 || need+=(g++)
+fi
 if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then   # the determinism check and the fuzzer
   command -v clang >/dev/null 2>&1 || need+=(clang)
   printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}\n' |

@@ -2,8 +2,9 @@
 # Same inputs, same bytes: builds animbench with gcc -O0, gcc -O3 and
 # clang -O2 (when clang is installed) and checks that `animbench tables`
 # prints byte-identical output with each, on one thread and on several, and
-# that `animbench run` reports identical figures (every metric) for a few
-# codecs, clips and an imported BVH file.
+# that `animbench run` reports identical figures (every metric, and the
+# stream's FNV-1a fingerprint) for a few codecs, clips and an imported BVH
+# file, ACL's rows included when ACL is built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ref=""
@@ -20,6 +21,14 @@ run() {
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
+      # ACL (C++, built with the matching C++ compiler) when its headers are found
+      if "build-det-$name/animbench" list | grep -q "^  acl " && ! "build-det-$name/animbench" list | grep -q UNAVAILABLE; then
+        "build-det-$name/animbench" run --clip jump --codec acl --tol-mm 0.1
+        "build-det-$name/animbench" run --clip mocap --codec acl-highest --tol-mm 1
+        "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec acl
+      else
+        echo "determinism: ACL rows not built here (skipped)" >&2
+      fi
     } > "build-det-$name/tables.$threads.txt" || { echo "determinism: $name: a run failed"; status=1; differ=$((differ + 1)); }
     if [ -z "$ref" ]; then ref="build-det-$name/tables.$threads.txt"; continue; fi
     if cmp -s "$ref" "build-det-$name/tables.$threads.txt"; then
