@@ -8,5 +8,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_bench(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_export(int argc, char **argv);
+int cmd_match(int argc, char **argv, int full_argc, char **full_argv);
+int cmd_compare(int argc, char **argv, int full_argc, char **full_argv);
 
 #endif

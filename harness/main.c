@@ -18,7 +18,9 @@ static int usage(FILE *out)
             "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
             "  sweep FILE [--force]                                     run a sweep definition\n"
             "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n"
-            "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n");
+            "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n"
+            "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
+            "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n");
     return out == stderr ? 2 : 0;
 }
 
@@ -60,6 +62,10 @@ int main(int argc, char **argv)
         return cmd_bench(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "export") == 0)
         return cmd_export(argc - 2, argv + 2);
+    if (strcmp(argv[1], "match") == 0)
+        return cmd_match(argc - 2, argv + 2, argc, argv);
+    if (strcmp(argv[1], "compare") == 0)
+        return cmd_compare(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);

@@ -1,0 +1,355 @@
+/* animbench match: the smallest stream of a codec at a target error.
+ * animbench compare: bytes of several codecs at the error a reference codec
+ * measures at its own setting (the field's "N x smaller at equal error"). */
+#include <cjson/cJSON.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../codecs/acl_codec.h"
+#include "cli_flags.h"
+#include "commands.h"
+#include "match.h"
+#include "results.h"
+
+typedef struct match_options {
+    const char *clips, *codecs, *json, *out, *reference;
+    int metric;
+    double target_mm, reference_tol_mm;
+    clip_params clip_params;
+    codec_params params;
+} match_options;
+
+static int parse(const char *cmd, int argc, char **argv, match_options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->clip_params = CLIP_DEFAULTS;
+    o->params = (codec_params){1.0, 0.35, 2};
+    o->metric = MATCH_SHELL_MAX;
+    o->target_mm = NAN;
+    o->reference_tol_mm = ACL_DEFAULT_PRECISION_MM;
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        if (strcmp(flag, "--help") == 0)
+            return 1;
+        if (i + 1 >= argc) {
+            fprintf(stderr, "animbench %s: %s needs a value\n", cmd, flag);
+            return -1;
+        }
+        const char *val = argv[++i];
+        char err[256];
+        const int clip_flag = cli_clip_flag(flag, val, &o->clip_params, err, sizeof err);
+        if (clip_flag < 0) {
+            fprintf(stderr, "animbench %s: %s\n", cmd, err);
+            return -1;
+        }
+        if (clip_flag > 0)
+            continue;
+        double v = NAN;
+        if (strcmp(flag, "--clip") == 0 || strcmp(flag, "--clips") == 0)
+            o->clips = val;
+        else if (strcmp(flag, "--codec") == 0 || strcmp(flag, "--codecs") == 0)
+            o->codecs = val;
+        else if (strcmp(flag, "--reference") == 0)
+            o->reference = val;
+        else if (strcmp(flag, "--json") == 0)
+            o->json = val;
+        else if (strcmp(flag, "--out") == 0)
+            o->out = val;
+        else if (strcmp(flag, "--metric") == 0) {
+            if ((o->metric = match_metric_find(val)) < 0) {
+                fprintf(stderr, "animbench %s: --metric %s: unknown metric; one of", cmd, val);
+                for (int m = 0; m < MATCH_METRIC_COUNT; m++)
+                    fprintf(stderr, " %s", MATCH_METRIC_NAMES[m]);
+                fprintf(stderr, "\n");
+                return -1;
+            }
+        } else if (cli_number(val, &v) != 0) {
+            fprintf(stderr, "animbench %s: %s: expected a number, found '%s'\n", cmd, flag, val);
+            return -1;
+        } else if (strcmp(flag, "--target") == 0 || strcmp(flag, "--reference-tol-mm") == 0 ||
+                   strcmp(flag, "--lever-m") == 0) {
+            if (!(v > 0)) {
+                fprintf(stderr, "animbench %s: %s %s: out of range (a positive number)\n", cmd, flag, val);
+                return -1;
+            }
+            if (flag[2] == 't')
+                o->target_mm = v;
+            else if (flag[2] == 'r')
+                o->reference_tol_mm = v;
+            else
+                o->params.lever_m = v;
+        } else {
+            fprintf(stderr, "animbench %s: unknown option %s\n", cmd, flag);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static int usage_match(void)
+{
+    fprintf(stderr,
+            "usage: animbench match --clip NAME --codec NAME --target MM [--metric shell_max_mm] [--json FILE]\n"
+            "                       [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"
+            "  Searches the codec's quality knob (tol_mm, or step) for the smallest stream whose decoded\n"
+            "  clip meets the target; metrics: joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"
+            "  between_max_mm between_shell_max_mm effector_max_mm\n");
+    return 2;
+}
+
+static int usage_compare(void)
+{
+    fprintf(stderr,
+            "usage: animbench compare --clips A,B,... --reference acl [--reference-tol-mm 0.1]\n"
+            "                         --codecs X,Y,... [--metric shell_max_mm] [--out FILE.md]\n"
+            "                         [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"
+            "  For each clip: the reference codec at its setting, its measured error on the metric, and every\n"
+            "  other codec's smallest stream at that same measured error (animbench match), as a table.\n");
+    return 2;
+}
+
+static const codec *find_available(const char *cmd, const char *name)
+{
+    const codec *c = codec_find(name);
+    if (!c)
+        fprintf(stderr, "animbench %s: unknown codec '%s' (animbench list shows them)\n", cmd, name);
+    else if (c->flags & CODEC_UNAVAILABLE) {
+        fprintf(stderr, "animbench %s: codec %s: %s\n", cmd, name, ACL_UNAVAILABLE_REASON);
+        c = NULL;
+    }
+    return c;
+}
+
+static measured_clip *load(const char *cmd, const char *name, const clip_params *p)
+{
+    char err[512];
+    clip_source *src = clip_source_load(name, p, err, sizeof err);
+    measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
+    if (!mc)
+        fprintf(stderr, "animbench %s: %s\n", cmd, err);
+    return mc;
+}
+
+static cJSON *trail_json(const match_result *m)
+{
+    cJSON *a = cJSON_CreateArray();
+    for (int i = 0; i < m->trail_count; i++) {
+        cJSON *s = cJSON_CreateObject();
+        cJSON_AddNumberToObject(s, "knob", m->trail[i].knob);
+        cJSON_AddNumberToObject(s, "bytes", (double)m->trail[i].bytes);
+        if (isnan(m->trail[i].value_mm))
+            cJSON_AddNullToObject(s, "value_mm");
+        else
+            cJSON_AddNumberToObject(s, "value_mm", m->trail[i].value_mm);
+        cJSON_AddItemToArray(a, s);
+    }
+    return a;
+}
+
+static const char *knob_name(const codec *c)
+{
+    return c->flags & CODEC_USES_TOLERANCE ? "tol_mm" : c->flags & CODEC_USES_STEP ? "step" : "none";
+}
+
+int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
+{
+    match_options o;
+    const int pr = parse("match", argc, argv, &o);
+    if (pr != 0 || !o.clips || !o.codecs || isnan(o.target_mm))
+        return pr == 1 ? (usage_match(), 0) : usage_match();
+    const codec *c = find_available("match", o.codecs);
+    if (!c)
+        return 2;
+    measured_clip *mc = load("match", o.clips, &o.clip_params);
+    if (!mc)
+        return 2;
+    match_result m;
+    char err[512];
+    if (match_search(mc, c, &o.params, (match_metric)o.metric, o.target_mm, &m, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench match: %s\n", err);
+        measured_clip_free(mc);
+        return 1;
+    }
+    const char *metric = MATCH_METRIC_NAMES[o.metric];
+    printf("match  %s on %s, %s <= %g mm, %d encodes (each decoded and measured)\n", c->name, mc->source->name,
+           metric, o.target_mm, m.encodes);
+    for (int i = 0; i < m.trail_count; i++)
+        printf("  %s %-12.6g %9zu B  %s %.4f mm%s\n", knob_name(c), m.trail[i].knob, m.trail[i].bytes, metric,
+               m.trail[i].value_mm, m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
+    int rc = 0;
+    if (m.reachable)
+        printf("chosen %s %.6g: %zu bytes, %s %.4f mm\n", knob_name(c), m.knob, m.point.bytes, metric,
+               match_metric_mm(&m.point, (match_metric)o.metric));
+    else {
+        printf("cannot reach: floor %.4f mm at its finest setting (%s %g)\n", m.floor_mm, knob_name(c), m.finest_knob);
+        rc = 3;
+    }
+    if (o.json && m.reachable) {
+        cJSON *doc = results_document(full_argc, full_argv);
+        cJSON *pj = results_point(mc, &m.point);
+        cJSON *mj = cJSON_AddObjectToObject(pj, "match");
+        cJSON_AddStringToObject(mj, "metric", metric);
+        cJSON_AddNumberToObject(mj, "target_mm", o.target_mm);
+        cJSON_AddStringToObject(mj, "knob", knob_name(c));
+        cJSON_AddNumberToObject(mj, "value", m.knob);
+        cJSON_AddNumberToObject(mj, "encodes", m.encodes);
+        cJSON_AddItemToObject(mj, "trail", trail_json(&m));
+        cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
+        if (results_write(o.json, doc, err, sizeof err) != 0) {
+            fprintf(stderr, "animbench match: %s\n", err);
+            rc = 1;
+        }
+        cJSON_Delete(doc);
+    }
+    match_result_free(&m);
+    measured_clip_free(mc);
+    return rc;
+}
+
+static int split(char *list, char **items, int max)
+{
+    int n = 0;
+    for (char *save = NULL, *t = strtok_r(list, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
+        items[n++] = t;
+    return n;
+}
+
+/* Writes text to path through a temporary file, or to stdout. */
+static int emit(const char *path, const char *text)
+{
+    if (!path) {
+        fputs(text, stdout);
+        return 0;
+    }
+    char err[512];
+    if (write_file_atomic(path, text, strlen(text), err, sizeof err) != 0) {
+        fprintf(stderr, "animbench compare: %s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
+{
+    (void)full_argc, (void)full_argv;
+    match_options o;
+    const int pr = parse("compare", argc, argv, &o);
+    if (pr != 0 || !o.clips || !o.codecs || !o.reference)
+        return pr == 1 ? (usage_compare(), 0) : usage_compare();
+    const codec *ref = find_available("compare", o.reference);
+    if (!ref)
+        return 2;
+    char codec_list[1024], clip_list[8192];
+    snprintf(codec_list, sizeof codec_list, "%s", o.codecs);
+    snprintf(clip_list, sizeof clip_list, "%s", o.clips);
+    char *codec_names[32], *clip_args[256];
+    const int nc = split(codec_list, codec_names, 32), nclip_args = split(clip_list, clip_args, 256);
+    const codec *codecs[32];
+    for (int i = 0; i < nc; i++)
+        if (!(codecs[i] = find_available("compare", codec_names[i])))
+            return 2;
+    const char *metric = MATCH_METRIC_NAMES[o.metric];
+    size_t cap = 1 << 16, len = 0;
+    char *text = malloc(cap);
+    if (!text)
+        return 1;
+#define APPEND(...)                                                                                                    \
+    do {                                                                                                               \
+        int need_ = snprintf(NULL, 0, __VA_ARGS__);                                                                    \
+        if (len + (size_t)need_ + 1 > cap) {                                                                           \
+            char *t_ = realloc(text, cap = (len + (size_t)need_ + 1) * 2);                                             \
+            if (!t_) {                                                                                                 \
+                free(text);                                                                                            \
+                return 1;                                                                                              \
+            }                                                                                                          \
+            text = t_;                                                                                                 \
+        }                                                                                                              \
+        len += (size_t)snprintf(text + len, cap - len, __VA_ARGS__);                                                   \
+    } while (0)
+    APPEND("<!-- animbench compare: %s at %s %g mm; every other codec at the %s its decoded clip measures -->\n",
+           ref->name, knob_name(ref), o.reference_tol_mm, metric);
+    APPEND("| clip | frames | %s bytes | %s (mm) | codec's own report (mm) |", ref->name, metric);
+    for (int i = 0; i < nc; i++)
+        APPEND(" %s bytes (x %s) |", codecs[i]->name, ref->name);
+    APPEND("\n|---|---:|---:|---:|---:|");
+    for (int i = 0; i < nc; i++)
+        APPEND("---:|");
+    APPEND("\n");
+    int rc = 0;
+    double log_sum[32] = {0};
+    int reached[32] = {0}, clips_done = 0;
+    for (int a = 0; a < nclip_args && rc == 0; a++) {
+        char **names;
+        char err[512];
+        const int count = clip_expand(clip_args[a], &names, err, sizeof err);
+        if (count == 0) {
+            fprintf(stderr, "animbench compare: %s\n", err);
+            rc = 2;
+            break;
+        }
+        for (int k = 0; k < count && rc == 0; k++) {
+            measured_clip *mc = load("compare", names[k], &o.clip_params);
+            if (!mc) {
+                rc = 2;
+                break;
+            }
+            codec_params rp = o.params;
+            rp.tol_mm = o.reference_tol_mm;
+            point_result r;
+            if (measure_point(mc, ref, &rp, false, &r, err, sizeof err) != 0 || !r.decoded_ok) {
+                fprintf(stderr, "animbench compare: %s: %s\n", ref->name, r.decoded_ok ? err : r.decode_error);
+                measured_clip_free(mc);
+                rc = 1;
+                break;
+            }
+            const double target = match_metric_mm(&r, (match_metric)o.metric);
+            fprintf(stderr, "compare: %s: %s %zu B at %.4f mm\n", mc->source->name, ref->name, r.bytes, target);
+            APPEND("| %s | %d | %zu | %.4f | ", mc->source->name, mc->source->clip->frame_count, r.bytes, target);
+            if (r.has_reported)
+                APPEND("%.4f |", r.reported_error_mm);
+            else
+                APPEND("- |");
+            for (int i = 0; i < nc && rc == 0; i++) {
+                match_result m;
+                if (match_search(mc, codecs[i], &o.params, (match_metric)o.metric, target, &m, err, sizeof err) != 0) {
+                    fprintf(stderr, "animbench compare: %s\n", err);
+                    rc = 1;
+                    break;
+                }
+                if (m.reachable) {
+                    const double ratio = (double)m.point.bytes / (double)r.bytes;
+                    APPEND(" %zu (%.2fx) |", m.point.bytes, ratio);
+                    log_sum[i] += log(ratio);
+                    reached[i]++;
+                } else {
+                    APPEND(" cannot reach: floor %.3f mm |", m.floor_mm);
+                }
+                fprintf(stderr, "compare:   %s: %s after %d encodes\n", codecs[i]->name,
+                        m.reachable ? "matched" : "cannot reach", m.encodes);
+                match_result_free(&m);
+            }
+            APPEND("\n");
+            clips_done++;
+            point_result_free(&r);
+            measured_clip_free(mc);
+        }
+        clip_names_free(names, count);
+    }
+    if (rc == 0) {
+        APPEND("| geometric mean over %d clips | | | | |", clips_done);
+        for (int i = 0; i < nc; i++) {
+            if (reached[i])
+                APPEND(" %.2fx (%d of %d reached) |", exp(log_sum[i] / reached[i]), reached[i], clips_done);
+            else
+                APPEND(" none reached |");
+        }
+        APPEND("\n");
+        if (emit(o.out, text) != 0)
+            rc = 1;
+    }
+#undef APPEND
+    free(text);
+    return rc;
+}
