@@ -130,7 +130,7 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables sweep bench
+.PHONY: tables sweep bench acl-compare
 tables: $(BIN)
 	$(BIN) tables
 
@@ -156,3 +156,8 @@ bench: deps $(BIN)
 	@echo "== decode timings -> results/bench.json" >&2
 	@$(BIN) bench --clips walk,jump,mocap --json results/bench.json $(ANIMBENCH_BENCH_FLAGS)
 	@scripts/figures.sh results/bench.json
+
+# ACL against the study's rows at equal measured error on the study's clips, the captures and six
+# Bandai Namco clips: results/acl_compare.md (a few minutes; skipped when ACL is not built).
+acl-compare: deps $(BIN)
+	@BIN=$(BIN) scripts/acl_compare.sh

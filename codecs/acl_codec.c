@@ -2,7 +2,11 @@
  *
  * The stream is ACL's compressed buffer, whole.  ACL is fed in its own
  * units (centimetres, a 3 cm shell, precision in cm) so its defaults mean
- * what they mean in an engine.  The hierarchy goes over as parent indices.
+ * what they mean in an engine.  The hierarchy goes over as parent indices,
+ * and the rig's rest offsets as ACL's default translations (the bind pose,
+ * as ACL's own SJSON reader and engines use it): a translation track equal
+ * to its rest offset costs nothing, and the decoder takes the defaults from
+ * the rig, which every decoder here is given.
  *
  * Scale: our forward kinematics applies a joint's scale to its children's
  * offsets only; ACL composes scale down the chain (world scale = local scale
@@ -37,6 +41,16 @@ void acl_local_transform(const anim_clip *c, int b, int f, double out[10])
 
 #ifdef ANIMBENCH_HAVE_ACL
 #include "acl_shim.h"
+
+/* The rig's rest offsets in ACL's units: the default translations. */
+static float *rest_cm(const anim_rig *rig)
+{
+    float *r = malloc((size_t)rig->bone_count * 3 * sizeof *r);
+    if (r)
+        for (int i = 0; i < rig->bone_count * 3; i++)
+            r[i] = (float)(rig->rest_offsets[i] * 100.0);
+    return r;
+}
 
 struct codec_sampler {
     acl_shim_reader *reader;
@@ -97,7 +111,10 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
                 }
             }
     float *transforms = malloc((size_t)nf * (size_t)nb * ACL_SHIM_STRIDE * sizeof *transforms);
-    if (!transforms) {
+    float *rest = rest_cm(clip->rig);
+    if (!transforms || !rest) {
+        free(transforms);
+        free(rest);
         snprintf(err, err_size, "%s: out of memory", c->name);
         return -1;
     }
@@ -107,9 +124,10 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     const acl_shim_settings settings = {(float)(p->tol_mm / 10.0), (float)(ACL_SHELL_DISTANCE_MM / 10.0),
                                         cfg->highest_level};
     acl_shim_result r;
-    const int rc = acl_shim_compress(transforms, clip->rig->parents, nb, nf, (float)clip->fps, &settings, &r, err,
-                                     err_size);
+    const int rc = acl_shim_compress(transforms, clip->rig->parents, rest, nb, nf, (float)clip->fps, &settings, &r,
+                                     err, err_size);
     free(transforms);
+    free(rest);
     if (rc != 0)
         return -1;
     if (!bytes_append(&out->bytes, r.bytes, r.size)) {
@@ -144,10 +162,12 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
         return NULL;
     }
     s->rig = rig;
-    s->reader = acl_shim_open(bytes, size, rig->bone_count, err, err_size);
+    float *rest = rest_cm(rig);
+    s->reader = rest ? acl_shim_open(bytes, size, rig->bone_count, rest, err, err_size) : NULL;
+    free(rest);
     s->acl_pose = malloc((size_t)rig->bone_count * ACL_SHIM_STRIDE * sizeof *s->acl_pose);
     if (!s->reader || !s->acl_pose) {
-        if (s->reader)
+        if (s->reader || !rest)
             snprintf(err, err_size, "out of memory");
         sampler_free(s);
         return NULL;

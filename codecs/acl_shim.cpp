@@ -24,7 +24,16 @@ namespace {
 
 struct float_writer final : public acl::track_writer {
     float *out;
-    explicit float_writer(float *o) : out(o) {}
+    const float *rest; // joints * 3: default translations (the bind pose)
+    float_writer(float *o, const float *r) : out(o), rest(r) {}
+    static constexpr acl::default_sub_track_mode get_default_translation_mode()
+    {
+        return acl::default_sub_track_mode::variable;
+    }
+    rtm::vector4f RTM_SIMD_CALL get_variable_default_translation(uint32_t i) const
+    {
+        return rtm::vector_load3(rest + static_cast<size_t>(i) * 3);
+    }
     void RTM_SIMD_CALL write_rotation(uint32_t i, rtm::quatf_arg0 q)
     {
         float *p = out + static_cast<size_t>(i) * ACL_SHIM_STRIDE;
@@ -60,6 +69,7 @@ void set_error(char *err, size_t err_size, const char *what, const char *why)
 
 struct acl_shim_reader {
     void *buffer; // the stream, copied to ACL's alignment
+    float *rest;  // joints * 3
     const acl::compressed_tracks *tracks;
     context_t context;
     int frames, joints;
@@ -74,9 +84,9 @@ extern "C" const char *acl_shim_version(void)
         ACL_VERSION_PATCH) ", RTM " ACL_SHIM_STR(RTM_VERSION_MAJOR) "." ACL_SHIM_STR(RTM_VERSION_MINOR) "." ACL_SHIM_STR(RTM_VERSION_PATCH);
 }
 
-extern "C" int acl_shim_compress(const float *transforms, const int *parents, int joints, int frames,
-                                 float sample_rate, const acl_shim_settings *settings, acl_shim_result *out,
-                                 char *err, size_t err_size)
+extern "C" int acl_shim_compress(const float *transforms, const int *parents, const float *rest_translations,
+                                 int joints, int frames, float sample_rate, const acl_shim_settings *settings,
+                                 acl_shim_result *out, char *err, size_t err_size)
 {
     std::memset(out, 0, sizeof *out);
     out->reported_joint = -1;
@@ -92,6 +102,8 @@ extern "C" int acl_shim_compress(const float *transforms, const int *parents, in
         desc.parent_index = parents[j] < 0 ? acl::k_invalid_track_index : static_cast<uint32_t>(parents[j]);
         desc.precision = settings->precision_cm;
         desc.shell_distance = settings->shell_distance_cm;
+        desc.default_value = rtm::qvv_set(rtm::quat_identity(), rtm::vector_load3(rest_translations + static_cast<size_t>(j) * 3),
+                                          rtm::vector_set(1.0F));
         acl::track_qvvf track =
             acl::track_qvvf::make_reserve(desc, allocator, static_cast<uint32_t>(frames), sample_rate);
         for (int f = 0; f < frames; f++) {
@@ -140,8 +152,8 @@ extern "C" int acl_shim_compress(const float *transforms, const int *parents, in
     return 0;
 }
 
-extern "C" acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int joints, char *err,
-                                          size_t err_size)
+extern "C" acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int joints,
+                                          const float *rest_translations, char *err, size_t err_size)
 {
     // The buffer starts with its own size and a hash of everything after them.
     if (size < 64 || size > 0x7fffffffu) {
@@ -168,6 +180,14 @@ extern "C" acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int
         return nullptr;
     }
     std::memcpy(r->buffer, bytes, size);
+    r->rest = static_cast<float *>(std::malloc(static_cast<size_t>(joints) * 3 * sizeof(float)));
+    if (!r->rest) {
+        std::free(r->buffer);
+        delete r;
+        set_error(err, err_size, "acl", "out of memory");
+        return nullptr;
+    }
+    std::memcpy(r->rest, rest_translations, static_cast<size_t>(joints) * 3 * sizeof(float));
     const acl::compressed_tracks *t = static_cast<const acl::compressed_tracks *>(r->buffer);
     const acl::error_result valid = t->is_valid(true);
     const char *why = nullptr;
@@ -191,6 +211,7 @@ extern "C" acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int
         why = "ACL's decompression context refused it (unsupported format or version)";
     if (why) {
         std::snprintf(err, err_size, "acl stream rejected: %s", why);
+        std::free(r->rest);
         std::free(r->buffer);
         delete r;
         return nullptr;
@@ -218,7 +239,7 @@ extern "C" void acl_shim_sample(acl_shim_reader *r, double t, float *out)
     const double whole = std::floor(t);
     const float seconds = static_cast<float>(t / r->rate);
     r->context.seek(seconds, whole == t ? acl::sample_rounding_policy::nearest : acl::sample_rounding_policy::none);
-    float_writer w(out);
+    float_writer w(out, r->rest);
     r->context.decompress_tracks(w);
 }
 
@@ -226,6 +247,7 @@ extern "C" void acl_shim_close(acl_shim_reader *r)
 {
     if (!r)
         return;
+    std::free(r->rest);
     std::free(r->buffer);
     delete r;
 }

@@ -31,9 +31,13 @@ typedef struct acl_shim_result {
 } acl_shim_result;
 
 /* transforms: frames * joints * ACL_SHIM_STRIDE floats, frame-major.
- * parents: -1 for a root.  Returns 0, or -1 with a message. */
-int acl_shim_compress(const float *transforms, const int *parents, int joints, int frames, float sample_rate,
-                      const acl_shim_settings *settings, acl_shim_result *out, char *err, size_t err_size);
+ * parents: -1 for a root.  rest_translations: joints * 3 floats, the rig's
+ * rest offsets (the bind pose): ACL's default sub-track values, so a
+ * translation equal to its rest offset is not stored; the decoder is given
+ * the same from the rig.  Returns 0, or -1 with a message. */
+int acl_shim_compress(const float *transforms, const int *parents, const float *rest_translations, int joints,
+                      int frames, float sample_rate, const acl_shim_settings *settings, acl_shim_result *out,
+                      char *err, size_t err_size);
 
 /* "ACL 2.1.0, RTM 2.2.0": the library versions this shim was compiled against. */
 const char *acl_shim_version(void);
@@ -42,7 +46,8 @@ typedef struct acl_shim_reader acl_shim_reader;
 
 /* Validates the buffer as ACL does (tag, version, size, hash), then checks it
  * holds transform tracks for `joints` joints.  NULL with a message when not. */
-acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int joints, char *err, size_t err_size);
+acl_shim_reader *acl_shim_open(const uint8_t *bytes, size_t size, int joints, const float *rest_translations,
+                               char *err, size_t err_size);
 /* Frames a decoder rebuilds (a looping clip's repeated first frame included). */
 int acl_shim_frames(const acl_shim_reader *r);
 float acl_shim_sample_rate(const acl_shim_reader *r);

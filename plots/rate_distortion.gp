@@ -30,6 +30,7 @@ do for [clip in clips] {
     plot tsv using (sel(clip, "linear") ? $12 : NaN):8 with linespoints lw 2 pt 7 lc rgb "#1f77b4" title "linear keys", \
          ''  using (sel(clip, "cubic") ? $12 : NaN):8 with linespoints lw 2 pt 5 lc rgb "#d62728" title "cubic keys", \
          ''  using (sel(clip, "cubic-q-sc") ? $12 : NaN):8 with linespoints lw 2 pt 9 lc rgb "#2ca02c" title "cubic keys + quantised (self-contained)", \
+         ''  using (sel(clip, "acl") ? $12 : NaN):8 with linespoints lw 2 pt 15 lc rgb "#17becf" title "ACL v2.1 (precision 0.01 to 10 mm)", \
          ''  using (sel(clip, "every-nth") ? $12 : NaN):8 with linespoints lw 1 dt 2 pt 6 lc rgb "#7f7f7f" title "every Nth frame", \
          ''  using (sel(clip, "const") ? $12 : NaN):8 with points pt 13 ps 1.8 lc rgb "#9467bd" title "constant removal only (float32 rounding)", \
          ''  using (sel(clip, "quant-sc") ? $12 : NaN):8 with points pt 11 ps 1.8 lc rgb "#8c564b" title "quantisation only (self-contained)", \

@@ -149,6 +149,55 @@ static void test_bad_precision(void **state)
     measured_clip_free(m);
 }
 
+/* ACL's bytes against an independent run of ACL v2.1.0 on the same captures
+ * (../shared/notes/codec-headroom.md, a prototype outside this project that
+ * read the BVH files with its own importer and gave ACL the bind pose as
+ * default values): within 0.1 %.  Skipped without ../shared/data. */
+static void test_bytes_match_independent_acl_run(void **state)
+{
+    (void)state;
+    const codec *c = acl_or_skip("acl");
+    static const struct {
+        const char *file;
+        double unit_m, precision_mm;
+        size_t bytes;
+    } expect[] = {
+        {"../shared/data/bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 0.1, 19809},
+        {"../shared/data/bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 1, 14237},
+        {"../shared/data/bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 0.1, 13157},
+        {"../shared/data/bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 1, 9957},
+        {"../shared/data/bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 0.1, 32717},
+        {"../shared/data/bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 1, 23347},
+    };
+    int checked = 0;
+    for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+        FILE *f = fopen(expect[i].file, "rb");
+        if (!f)
+            continue;
+        fclose(f);
+        clip_params cp = CLIP_DEFAULTS;
+        cp.unit_m = expect[i].unit_m;
+        measured_clip *m = load(expect[i].file, &cp);
+        const codec_input in = {m->source->clip, m->view};
+        const codec_params p = {expect[i].precision_mm, 0.35, 1};
+        codec_output out;
+        codec_output_init(&out);
+        char err[256];
+        assert_int_equal(c->ops->encode(c, &in, &p, &out, err, sizeof err), 0);
+        print_message("  %s at %g mm: %zu bytes, the independent run %zu\n", m->source->name, expect[i].precision_mm,
+                      out.bytes.size, expect[i].bytes);
+        if (!(fabs((double)out.bytes.size - (double)expect[i].bytes) <= 0.001 * expect[i].bytes))
+            fail_msg("%s: %zu bytes, expected %zu", expect[i].file, out.bytes.size, expect[i].bytes);
+        codec_output_free(&out);
+        measured_clip_free(m);
+        checked++;
+    }
+    if (checked == 0) {
+        print_message("  skipped: ../shared/data/bandai_namco_1 not found\n");
+        skip();
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -156,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_scale_mapping),
         cmocka_unit_test(test_other_rig_refused),
         cmocka_unit_test(test_bad_precision),
+        cmocka_unit_test(test_bytes_match_independent_acl_run),
     };
     return cmocka_run_group_tests_name("acl", tests, NULL, NULL);
 }
