@@ -54,7 +54,10 @@ enum codec_flags {
     CODEC_USES_TOLERANCE = 1 << 0, /* tol_mm and lever_m matter */
     CODEC_USES_STEP = 1 << 1,      /* step matters */
     CODEC_NOT_SELF_CONTAINED = 1 << 2, /* its bytes alone do not decode to what it measures */
-    CODEC_UNAVAILABLE = 1 << 3 /* not built here (a missing optional library): its ops only fail, saying why */
+    CODEC_UNAVAILABLE = 1 << 3, /* not built here (a missing optional library): its ops only fail, saying why */
+    /* between frames a joint's scale is a product of interpolated values (ACL composes scale
+     * down the chain): it may leave the range of the frames around it by a second-order amount */
+    CODEC_COMPOSED_SCALE = 1 << 4
 };
 
 struct codec;

@@ -179,11 +179,14 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
         printf("  %s %-12.6g %9zu B  %s %.4f mm%s\n", knob_name(c), m.trail[i].knob, m.trail[i].bytes, metric,
                m.trail[i].value_mm, m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
     int rc = 0;
+    if (m.decode_failures)
+        printf("note   %d of the settings tried gave a stream its own decoder rejects\n", m.decode_failures);
     if (m.reachable)
         printf("chosen %s %.6g: %zu bytes, %s %.4f mm\n", knob_name(c), m.knob, m.point.bytes, metric,
                match_metric_mm(&m.point, (match_metric)o.metric));
     else {
-        printf("cannot reach: floor %.4f mm at its finest setting (%s %g)\n", m.floor_mm, knob_name(c), m.finest_knob);
+        printf("cannot reach: floor %.4f mm, the lowest any setting gave (%s %g)\n", m.floor_mm, knob_name(c),
+               m.finest_knob);
         rc = 3;
     }
     if (o.json && m.reachable) {
@@ -326,6 +329,9 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                 } else {
                     APPEND(" cannot reach: floor %.3f mm |", m.floor_mm);
                 }
+                if (m.decode_failures)
+                    fprintf(stderr, "compare:   %s: %d settings gave a stream its own decoder rejects\n",
+                            codecs[i]->name, m.decode_failures);
                 fprintf(stderr, "compare:   %s: %s after %d encodes\n", codecs[i]->name,
                         m.reachable ? "matched" : "cannot reach", m.encodes);
                 match_result_free(&m);

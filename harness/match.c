@@ -68,9 +68,11 @@ static int evaluate(search *s, double knob)
     if (o->trail_count < MATCH_TRAIL_MAX)
         o->trail[o->trail_count++] = (match_step){knob, r.bytes, v};
     const bool ok = v <= s->target; /* NaN (no decode, no metric) never meets it */
-    if (!ok && (isnan(o->finest_knob) || knob < o->finest_knob)) {
-        o->finest_knob = knob;
+    if (isnan(v))
+        o->decode_failures += !r.decoded_ok;
+    else if (isnan(o->floor_mm) || v < o->floor_mm) {
         o->floor_mm = v;
+        o->finest_knob = knob;
     }
     if (ok && (!s->have_best || r.bytes < o->point.bytes || (r.bytes == o->point.bytes && knob > o->knob))) {
         if (s->have_best)

@@ -49,8 +49,9 @@ typedef struct match_result {
     bool reachable;
     double knob;       /* the chosen setting */
     point_result point; /* its measurement (owned; point_result_free it) */
-    double floor_mm;   /* when not reachable: the metric at the finest setting tried */
-    double finest_knob;
+    double floor_mm;    /* the lowest value of the metric seen (when not reachable: how close it got) */
+    double finest_knob; /* where */
+    int decode_failures; /* settings whose stream did not decode (counted, never chosen) */
     int encodes;
     int trail_count;
     match_step trail[MATCH_TRAIL_MAX];

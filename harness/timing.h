@@ -9,7 +9,8 @@
  * After the timed runs, outside the timed span, every pose of the pattern is
  * decoded again and checked against the codec's full decode: exactly (1e-9)
  * at frame times; between frames, within the range of the four decoded
- * frames around it widened by that range (cubic curves overshoot), and
+ * frames around it widened by that range (cubic curves overshoot; scales
+ * of codecs that compose them down the chain, 0.1 % more), and
  * rotations of unit length.  A codec whose sampler disagrees with its own
  * decoder gets an error, not a figure. */
 #ifndef ANIMBENCH_TIMING_H
