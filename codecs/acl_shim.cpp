@@ -32,7 +32,8 @@ struct float_writer final : public acl::track_writer {
     }
     rtm::vector4f RTM_SIMD_CALL get_variable_default_translation(uint32_t i) const
     {
-        return rtm::vector_load3(rest + static_cast<size_t>(i) * 3);
+        const float *t = rest + static_cast<size_t>(i) * 3; // float-aligned: no 8-byte loads
+        return rtm::vector_set(t[0], t[1], t[2]);
     }
     void RTM_SIMD_CALL write_rotation(uint32_t i, rtm::quatf_arg0 q)
     {
@@ -102,8 +103,9 @@ extern "C" int acl_shim_compress(const float *transforms, const int *parents, co
         desc.parent_index = parents[j] < 0 ? acl::k_invalid_track_index : static_cast<uint32_t>(parents[j]);
         desc.precision = settings->precision_cm;
         desc.shell_distance = settings->shell_distance_cm;
-        desc.default_value = rtm::qvv_set(rtm::quat_identity(), rtm::vector_load3(rest_translations + static_cast<size_t>(j) * 3),
-                                          rtm::vector_set(1.0F));
+        const float *rest = rest_translations + static_cast<size_t>(j) * 3;
+        desc.default_value =
+            rtm::qvv_set(rtm::quat_identity(), rtm::vector_set(rest[0], rest[1], rest[2]), rtm::vector_set(1.0F));
         acl::track_qvvf track =
             acl::track_qvvf::make_reserve(desc, allocator, static_cast<uint32_t>(frames), sample_rate);
         for (int f = 0; f < frames; f++) {

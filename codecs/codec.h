@@ -57,7 +57,10 @@ enum codec_flags {
     CODEC_UNAVAILABLE = 1 << 3, /* not built here (a missing optional library): its ops only fail, saying why */
     /* between frames a joint's scale is a product of interpolated values (ACL composes scale
      * down the chain): it may leave the range of the frames around it by a second-order amount */
-    CODEC_COMPOSED_SCALE = 1 << 4
+    CODEC_COMPOSED_SCALE = 1 << 4,
+    /* interpolates in float32 (ACL): between frames a value may leave the range of the frames
+     * around it by float rounding, a few units in the last place */
+    CODEC_FLOAT_DECODE = 1 << 5
 };
 
 struct codec;

@@ -138,6 +138,8 @@ static int check_poses(const codec *c, codec_sampler *s, const anim_clip *dec, c
              * 1.0000254 between frames where every frame has 1 (ACL's own world scale is this product) */
             if ((c->flags & CODEC_COMPOSED_SCALE) && v % POSE_STRIDE >= 7)
                 slack += 1e-3 * fmax(fabs(lo), fabs(hi));
+            if (c->flags & CODEC_FLOAT_DECODE) /* 8 float32 ulps */
+                slack += 1e-6 * fmax(fabs(lo), fabs(hi));
             if (!(pose[v] >= lo - slack && pose[v] <= hi + slack)) {
                 snprintf(err, err_size, "%s: pose at t = %.4f value %d is %.9g, outside [%.9g, %.9g] around the full "
                          "decode", c->name, t, v, pose[v], lo - slack, hi + slack);

@@ -10,7 +10,8 @@
  * decoded again and checked against the codec's full decode: exactly (1e-9)
  * at frame times; between frames, within the range of the four decoded
  * frames around it widened by that range (cubic curves overshoot; scales
- * of codecs that compose them down the chain, 0.1 % more), and
+ * of codecs that compose them down the chain, 0.1 % more; codecs that
+ * interpolate in float32, 8 float ulps more), and
  * rotations of unit length.  A codec whose sampler disagrees with its own
  * decoder gets an error, not a figure. */
 #ifndef ANIMBENCH_TIMING_H
