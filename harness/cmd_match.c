@@ -3,6 +3,7 @@
  * measures at its own setting (the field's "N x smaller at equal error"). */
 #include <cjson/cJSON.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,6 +34,17 @@ static int parse(const char *cmd, int argc, char **argv, match_options *o)
         const char *flag = argv[i];
         if (strcmp(flag, "--help") == 0)
             return 1;
+        static const char *const known[] = {"--clip", "--clips", "--codec", "--codecs", "--reference", "--json",
+                                            "--out", "--metric", "--target", "--reference-tol-mm", "--lever-m",
+                                            "--fps", "--walk-seconds", "--jump-seconds", "--seed", "--unit-m",
+                                            "--up"};
+        bool is_known = false;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+            is_known |= strcmp(flag, known[k]) == 0;
+        if (!is_known) {
+            fprintf(stderr, "animbench %s: unknown option '%s' (--help lists them)\n", cmd, flag);
+            return -1;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "animbench %s: %s needs a value\n", cmd, flag);
             return -1;
@@ -175,9 +187,14 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
     const char *metric = MATCH_METRIC_NAMES[o.metric];
     printf("match  %s on %s, %s <= %g mm, %d encodes (each decoded and measured)\n", c->name, mc->source->name,
            metric, o.target_mm, m.encodes);
-    for (int i = 0; i < m.trail_count; i++)
-        printf("  %s %-12.6g %9zu B  %s %.4f mm%s\n", knob_name(c), m.trail[i].knob, m.trail[i].bytes, metric,
-               m.trail[i].value_mm, m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
+    for (int i = 0; i < m.trail_count; i++) {
+        if (isnan(m.trail[i].value_mm))
+            printf("  %s %-12.6g %9zu B  stream not decoded by its own decoder, or metric not measured\n",
+                   knob_name(c), m.trail[i].knob, m.trail[i].bytes);
+        else
+            printf("  %s %-12.6g %9zu B  %s %.4f mm%s\n", knob_name(c), m.trail[i].knob, m.trail[i].bytes, metric,
+                   m.trail[i].value_mm, m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
+    }
     int rc = 0;
     if (m.decode_failures)
         printf("note   %d of the settings tried gave a stream its own decoder rejects\n", m.decode_failures);
@@ -185,8 +202,13 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
         printf("chosen %s %.6g: %zu bytes, %s %.4f mm\n", knob_name(c), m.knob, m.point.bytes, metric,
                match_metric_mm(&m.point, (match_metric)o.metric));
     else {
-        printf("cannot reach: floor %.4f mm, the lowest any setting gave (%s %g)\n", m.floor_mm, knob_name(c),
-               m.finest_knob);
+        if (isnan(m.floor_mm))
+            printf("cannot reach: no setting gave a stream that decodes and measures\n");
+        else
+            printf("cannot reach: floor %.4f mm, the lowest any setting gave (%s %g)\n", m.floor_mm, knob_name(c),
+                   m.finest_knob);
+        if (o.json)
+            fprintf(stderr, "animbench match: no setting met the target: %s not written\n", o.json);
         rc = 3;
     }
     if (o.json && m.reachable) {
@@ -211,12 +233,21 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
     return rc;
 }
 
+/* Comma-separated names; -1 for an empty element or more than max. */
 static int split(char *list, char **items, int max)
 {
     int n = 0;
-    for (char *save = NULL, *t = strtok_r(list, ",", &save); t && n < max; t = strtok_r(NULL, ",", &save))
-        items[n++] = t;
-    return n;
+    for (char *p = list;; p++) {
+        char *end = strchr(p, ',');
+        if (end)
+            *end = '\0';
+        if (*p == '\0' || n == max)
+            return -1;
+        items[n++] = p;
+        if (!end)
+            return n;
+        p = end;
+    }
 }
 
 /* Writes text to path through a temporary file, or to stdout. */
@@ -244,11 +275,21 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     const codec *ref = find_available("compare", o.reference);
     if (!ref)
         return 2;
+    if (!(ref->flags & CODEC_USES_TOLERANCE)) {
+        fprintf(stderr, "animbench compare: the reference %s has no tolerance to set (--reference-tol-mm): choose "
+                        "a codec that takes --tol-mm\n", ref->name);
+        return 2;
+    }
     char codec_list[1024], clip_list[8192];
     snprintf(codec_list, sizeof codec_list, "%s", o.codecs);
     snprintf(clip_list, sizeof clip_list, "%s", o.clips);
     char *codec_names[32], *clip_args[256];
     const int nc = split(codec_list, codec_names, 32), nclip_args = split(clip_list, clip_args, 256);
+    if (nc < 0 || nclip_args < 0) {
+        fprintf(stderr, "animbench compare: --%s: an empty name, or more than %d names\n", nc < 0 ? "codecs" : "clips",
+                nc < 0 ? 32 : 256);
+        return 2;
+    }
     const codec *codecs[32];
     for (int i = 0; i < nc; i++)
         if (!(codecs[i] = find_available("compare", codec_names[i])))
@@ -273,7 +314,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     } while (0)
     APPEND("<!-- animbench compare: %s at %s %g mm; every other codec at the %s its decoded clip measures -->\n",
            ref->name, knob_name(ref), o.reference_tol_mm, metric);
-    APPEND("| clip | frames | %s bytes | %s (mm) | codec's own report (mm) |", ref->name, metric);
+    APPEND("| clip | frames | %s bytes | %s (mm) | codec's own report, shell max (mm) |", ref->name, metric);
     for (int i = 0; i < nc; i++)
         APPEND(" %s bytes (x %s) |", codecs[i]->name, ref->name);
     APPEND("\n|---|---:|---:|---:|---:|");
@@ -301,8 +342,16 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
             codec_params rp = o.params;
             rp.tol_mm = o.reference_tol_mm;
             point_result r;
-            if (measure_point(mc, ref, &rp, false, &r, err, sizeof err) != 0 || !r.decoded_ok) {
-                fprintf(stderr, "animbench compare: %s: %s\n", ref->name, r.decoded_ok ? err : r.decode_error);
+            if (measure_point(mc, ref, &rp, false, &r, err, sizeof err) != 0) {
+                fprintf(stderr, "animbench compare: %s\n", err);
+                measured_clip_free(mc);
+                rc = 1;
+                break;
+            }
+            if (!r.decoded_ok) {
+                fprintf(stderr, "animbench compare: %s on %s: its stream does not decode: %s\n", ref->name,
+                        mc->source->name, r.decode_error);
+                point_result_free(&r);
                 measured_clip_free(mc);
                 rc = 1;
                 break;
@@ -316,7 +365,8 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                 APPEND("- |");
             for (int i = 0; i < nc && rc == 0; i++) {
                 match_result m;
-                if (match_search(mc, codecs[i], &o.params, (match_metric)o.metric, target, &m, err, sizeof err) != 0) {
+                if (match_search_hint(mc, codecs[i], &o.params, (match_metric)o.metric, target, o.reference_tol_mm, &m,
+                                      err, sizeof err) != 0) {
                     fprintf(stderr, "animbench compare: %s\n", err);
                     rc = 1;
                     break;
@@ -326,6 +376,8 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                     APPEND(" %zu (%.2fx) |", m.point.bytes, ratio);
                     log_sum[i] += log(ratio);
                     reached[i]++;
+                } else if (isnan(m.floor_mm)) {
+                    APPEND(" cannot reach: no stream decoded |");
                 } else {
                     APPEND(" cannot reach: floor %.3f mm |", m.floor_mm);
                 }

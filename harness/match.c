@@ -171,6 +171,12 @@ static int search_step(search *s)
 int match_search(const measured_clip *mc, const codec *c, const codec_params *base, match_metric metric,
                  double target_mm, match_result *out, char *err, size_t err_size)
 {
+    return match_search_hint(mc, c, base, metric, target_mm, NAN, out, err, err_size);
+}
+
+int match_search_hint(const measured_clip *mc, const codec *c, const codec_params *base, match_metric metric,
+                      double target_mm, double hint, match_result *out, char *err, size_t err_size)
+{
     memset(out, 0, sizeof *out);
     out->knob = NAN;
     out->floor_mm = NAN;
@@ -180,8 +186,11 @@ int match_search(const measured_clip *mc, const codec *c, const codec_params *ba
         return -1;
     }
     search s = {mc, c, *base, metric, target_mm, out, false, err, err_size};
-    int rc;
-    if (c->flags & CODEC_USES_TOLERANCE)
+    int rc = 0;
+    const bool has_knob = c->flags & (CODEC_USES_TOLERANCE | CODEC_USES_STEP);
+    if (has_knob && isfinite(hint) && hint > 0 && evaluate(&s, (c->flags & CODEC_USES_TOLERANCE) ? hint : floor(hint)) < 0)
+        rc = -1;
+    else if (c->flags & CODEC_USES_TOLERANCE)
         rc = search_real(&s);
     else if (c->flags & CODEC_USES_STEP)
         rc = search_step(&s);

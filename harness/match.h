@@ -62,6 +62,11 @@ typedef struct match_result {
  * codec has no quality knob). */
 int match_search(const measured_clip *mc, const codec *c, const codec_params *base, match_metric metric,
                  double target_mm, match_result *out, char *err, size_t err_size);
+/* The same, trying `hint` first as one more candidate (NaN: none), e.g. the
+ * setting a reference codec was measured at, so a codec compared with itself
+ * is found at exactly its own point. */
+int match_search_hint(const measured_clip *mc, const codec *c, const codec_params *base, match_metric metric,
+                      double target_mm, double hint, match_result *out, char *err, size_t err_size);
 void match_result_free(match_result *r);
 
 #endif
