@@ -314,10 +314,11 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     } while (0)
     APPEND("<!-- animbench compare: %s at %s %g mm; every other codec at the %s its decoded clip measures -->\n",
            ref->name, knob_name(ref), o.reference_tol_mm, metric);
-    APPEND("| clip | frames | %s bytes | %s (mm) | codec's own report, shell max (mm) |", ref->name, metric);
+    APPEND("| clip | frames | %s bytes | raw / %s (ACL's convention) | %s (mm) | codec's own report, shell max (mm) |",
+           ref->name, ref->name, metric);
     for (int i = 0; i < nc; i++)
         APPEND(" %s bytes (x %s) |", codecs[i]->name, ref->name);
-    APPEND("\n|---|---:|---:|---:|---:|");
+    APPEND("\n|---|---:|---:|---:|---:|---:|");
     for (int i = 0; i < nc; i++)
         APPEND("---:|");
     APPEND("\n");
@@ -358,7 +359,8 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
             }
             const double target = match_metric_mm(&r, (match_metric)o.metric);
             fprintf(stderr, "compare: %s: %s %zu B at %.4f mm\n", mc->source->name, ref->name, r.bytes, target);
-            APPEND("| %s | %d | %zu | %.4f | ", mc->source->name, mc->source->clip->frame_count, r.bytes, target);
+            APPEND("| %s | %d | %zu | %.2fx | %.4f | ", mc->source->name, mc->source->clip->frame_count, r.bytes,
+                   r.has_metrics ? r.metrics.acl_raw_ratio : NAN, target);
             if (r.has_reported)
                 APPEND("%.4f |", r.reported_error_mm);
             else
@@ -396,7 +398,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
         clip_names_free(names, count);
     }
     if (rc == 0) {
-        APPEND("| geometric mean over %d clips | | | | |", clips_done);
+        APPEND("| geometric mean over %d clips | | | | | |", clips_done);
         for (int i = 0; i < nc; i++) {
             if (reached[i])
                 APPEND(" %.2fx (%d of %d reached) |", exp(log_sum[i] / reached[i]), reached[i], clips_done);
