@@ -10,7 +10,9 @@ set style data histograms
 set style histogram errorbars gap 1 lw 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set xrange [-0.6:11.6]
+# one group per row of the table: the range follows the data, so a new codec is never cut off
+stats tsv using 2 nooutput
+set xrange [-0.6:STATS_records - 0.4]
 set logscale y
 set yrange [10:5000]
 set format y "%g"
@@ -20,7 +22,7 @@ set grid ytics lc rgb "#dddddd"
 set key top left noenhanced
 set title "Decode cost of one pose from each codec's bytes (median of 9 runs; bars span min to max)"
 do for [fmt in "png svg"] {
-  if (fmt eq "png") { set terminal pngcairo size 1000,560 font "sans,11" } else { set terminal svg size 1000,560 font "sans,11" }
+  if (fmt eq "png") { set terminal pngcairo size 1100,560 font "sans,11" } else { set terminal svg size 1100,560 font "sans,11" }
   set output sprintf("%s/decode_cost.%s", out, fmt)
   plot tsv using 2:3:4:xtic(1) title "walk" lc rgb "#1f77b4", \
        ''  using 5:6:7 title "jump" lc rgb "#d62728", \
