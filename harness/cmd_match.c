@@ -295,23 +295,13 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
         if (!(codecs[i] = find_available("compare", codec_names[i])))
             return 2;
     const char *metric = MATCH_METRIC_NAMES[o.metric];
-    size_t cap = 1 << 16, len = 0;
-    char *text = malloc(cap);
-    if (!text)
+    /* The table is built in memory and written whole (atomically) at the end. */
+    char *text = NULL;
+    size_t len = 0;
+    FILE *table = open_memstream(&text, &len);
+    if (!table)
         return 1;
-#define APPEND(...)                                                                                                    \
-    do {                                                                                                               \
-        int need_ = snprintf(NULL, 0, __VA_ARGS__);                                                                    \
-        if (len + (size_t)need_ + 1 > cap) {                                                                           \
-            char *t_ = realloc(text, cap = (len + (size_t)need_ + 1) * 2);                                             \
-            if (!t_) {                                                                                                 \
-                free(text);                                                                                            \
-                return 1;                                                                                              \
-            }                                                                                                          \
-            text = t_;                                                                                                 \
-        }                                                                                                              \
-        len += (size_t)snprintf(text + len, cap - len, __VA_ARGS__);                                                   \
-    } while (0)
+#define APPEND(...) fprintf(table, __VA_ARGS__)
     APPEND("<!-- animbench compare: %s at %s %g mm; every other codec at the %s its decoded clip measures -->\n",
            ref->name, knob_name(ref), o.reference_tol_mm, metric);
     APPEND("| clip | frames | %s bytes | raw / %s (ACL's convention) | %s (mm) | codec's own report, shell max (mm) |",
@@ -406,10 +396,12 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                 APPEND(" none reached |");
         }
         APPEND("\n");
-        if (emit(o.out, text) != 0)
-            rc = 1;
     }
 #undef APPEND
+    if (fclose(table) != 0 || !text)
+        rc = 1;
+    if (rc == 0 && emit(o.out, text) != 0)
+        rc = 1;
     free(text);
     return rc;
 }
