@@ -59,6 +59,18 @@ static int worst_frame(const fit_target *t, double *worst)
             return f;
 }
 
+/* A key frame can keep a rounding error (a renormalised rotation is a few
+ * ulps off its original) that a tolerance near 0 does not forgive; the study
+ * would then insert the same frame again, a stream no decoder accepts.  A
+ * key is as close as the curve gets, so it never counts as the worst frame.
+ * Wherever the study's keys were valid this changes nothing: a key frame
+ * was then never the worst above the tolerance. */
+static void exclude_keys(const fit_target *t, const int *keys, int first, int last)
+{
+    for (int i = first; i <= last + 1; i++)
+        t->err[keys[i]] = -INFINITY;
+}
+
 /* Recomputes reconstruction and error over segments first..last. */
 static void update_errors(const fit_target *t, const int *keys, int key_count, int first,
                           int last)
@@ -69,6 +81,7 @@ static void update_errors(const fit_target *t, const int *keys, int key_count, i
         curve_reconstruct_segments(&k, first, last, t->recon, 1);
         for (int f = f0; f <= f1; f++)
             t->err[f] = fabs(t->recon[f] - t->values[f]);
+        exclude_keys(t, keys, first, last);
         update_block_max(t, f0, f1);
         return;
     }
@@ -76,6 +89,7 @@ static void update_errors(const fit_target *t, const int *keys, int key_count, i
     curve_reconstruct_segments4(&k, first, last, t->recon);
     for (int f = f0; f <= f1; f++)
         t->err[f] = -approx_abs_dot(t->recon + f * 4, t->values + f * 4);
+    exclude_keys(t, keys, first, last);
     update_block_max(t, f0, f1);
 }
 

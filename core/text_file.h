@@ -1,12 +1,21 @@
-/* Reading a whole file into memory, NUL-terminated: one implementation for
- * the BVH importer, results files and the tests. */
+/* Reading files: one implementation for the BVH importer, results files
+ * and the tests.  Only regular files are read (a link to /dev/zero or a
+ * folder is refused by its type), and a size limit is checked on the file's
+ * size before anything is allocated. */
 #ifndef ANIMBENCH_TEXT_FILE_H
 #define ANIMBENCH_TEXT_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
-/* Returns the contents (free with free()) and sets *size; NULL on failure
- * with *error_number set to errno (ENOMEM when out of memory). */
-char *read_whole_file(const char *path, size_t *size, int *error_number);
+/* Opens a regular file of at most max_bytes for reading; sets *size.  NULL
+ * with "PATH: why" in err otherwise; *error_number is errno (ENOENT when it
+ * does not exist, EFBIG when too large, EINVAL when not a regular file). */
+FILE *open_regular_file(const char *path, unsigned long long max_bytes, unsigned long long *size,
+                        int *error_number, char *err, size_t err_size);
+
+/* The whole contents of such a file, NUL-terminated (free with free()). */
+char *read_whole_file(const char *path, unsigned long long max_bytes, size_t *size, int *error_number, char *err,
+                      size_t err_size);
 
 #endif

@@ -9,14 +9,27 @@
 #include <string.h>
 #include <strings.h>
 
+#include "../core/fk.h"
+#include "../core/limits.h"
 #include "../core/quat.h"
 #include "../core/text_file.h"
 
 /* ------------------------------------------------------------- lexing */
 
+/* The lexer reads from a buffer that is either the whole input (bvh_parse)
+ * or a window onto a file refilled as it is consumed (bvh_load), so a file
+ * is never held in memory twice and its size does not bound the memory. */
+#define BVH_CHUNK 65536
+#define TOKEN_MAX 255 /* longer words are never valid BVH: refused as found */
+
 typedef struct lexer {
-    const char *text;
-    size_t size, pos;
+    const char *text; /* the window */
+    size_t size, pos; /* window length, read position in it */
+    FILE *file;       /* NULL for an in-memory input */
+    char *chunk;      /* the window's storage when reading a file */
+    int read_failed;
+    unsigned long long consumed; /* bytes before the window */
+    unsigned long long total;    /* the input's size */
     int line, col;
     const char *name;
     char *err;
@@ -25,21 +38,44 @@ typedef struct lexer {
 } lexer;
 
 typedef struct token {
-    const char *start;
-    size_t len; /* 0 at end of input */
+    char start[TOKEN_MAX + 2];
+    size_t len; /* 0 at end of input; TOKEN_MAX + 1 when longer */
     int line, col;
 } token;
 
-static int is_space(char c)
+static int is_space(int c)
 {
     return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+/* The next byte without consuming it, or EOF. */
+static int peek(lexer *lx)
+{
+    if (lx->pos < lx->size)
+        return (unsigned char)lx->text[lx->pos];
+    if (!lx->file)
+        return EOF;
+    lx->consumed += lx->size;
+    lx->size = fread(lx->chunk, 1, BVH_CHUNK, lx->file);
+    lx->pos = 0;
+    if (lx->size == 0) {
+        lx->read_failed = ferror(lx->file);
+        return EOF;
+    }
+    return (unsigned char)lx->text[0];
+}
+
+static unsigned long long bytes_left(const lexer *lx)
+{
+    const unsigned long long at = lx->consumed + lx->pos;
+    return lx->total > at ? lx->total - at : 0;
 }
 
 static void advance(lexer *lx)
 {
     const char c = lx->text[lx->pos++];
     /* \r\n, \n and a lone \r each end one line */
-    if (c == '\n' || (c == '\r' && !(lx->pos < lx->size && lx->text[lx->pos] == '\n'))) {
+    if (c == '\n' || (c == '\r' && peek(lx) != '\n')) {
         lx->line++;
         lx->col = 1;
     } else {
@@ -49,20 +85,25 @@ static void advance(lexer *lx)
 
 static token next_token(lexer *lx)
 {
-    while (lx->pos < lx->size && is_space(lx->text[lx->pos]))
+    int c;
+    while ((c = peek(lx)) != EOF && is_space(c))
         advance(lx);
-    token t = {lx->text + lx->pos, 0, lx->line, lx->col};
-    if (lx->pos >= lx->size)
+    token t;
+    t.len = 0;
+    t.line = lx->line;
+    t.col = lx->col;
+    if (c == EOF)
         return t;
-    if (lx->text[lx->pos] == '{' || lx->text[lx->pos] == '}') {
-        t.len = 1;
+    if (c == '{' || c == '}') {
+        t.start[t.len++] = (char)c;
         advance(lx);
         return t;
     }
-    while (lx->pos < lx->size && !is_space(lx->text[lx->pos]) && lx->text[lx->pos] != '{' &&
-           lx->text[lx->pos] != '}') {
+    while ((c = peek(lx)) != EOF && !is_space(c) && c != '{' && c != '}') {
+        if (t.len > TOKEN_MAX)
+            break; /* every caller refuses it: stop reading a runaway word */
+        t.start[t.len++] = (char)c;
         advance(lx);
-        t.len++;
     }
     return t;
 }
@@ -87,6 +128,8 @@ static void describe(const token *t, char *out, size_t n)
         out[k++] = '.', out[k++] = '.', out[k++] = '.';
     out[k++] = '\'';
     out[k] = '\0';
+    if (t->len > TOKEN_MAX)
+        snprintf(out + k, n - k, " (a word of over %d characters)", TOKEN_MAX);
 }
 
 static int fail_at(lexer *lx, const token *t, const char *expected)
@@ -213,10 +256,10 @@ static int parse_joint(lexer *lx, hierarchy *h, int parent, int depth)
         return fail_at(lx, &name, "a joint name");
     if (name.len >= RIG_NAME_MAX)
         return fail_msg(lx, &name, "joint name longer than %d characters", RIG_NAME_MAX - 1);
-    if (depth > 256)
-        return fail_msg(lx, &name, "hierarchy deeper than 256 joints");
-    if (h->count == BVH_MAX_JOINTS)
-        return fail_msg(lx, &name, "more than %d joints", BVH_MAX_JOINTS);
+    if (depth >= LIMIT_DEPTH_MAX)
+        return fail_msg(lx, &name, "hierarchy deeper than %d joints", LIMIT_DEPTH_MAX);
+    if (h->count == LIMIT_JOINTS_MAX)
+        return fail_msg(lx, &name, "more than %d joints", LIMIT_JOINTS_MAX);
     if (h->count == h->capacity) {
         const int cap = h->capacity ? h->capacity * 2 : 64;
         joint *j = realloc(h->joints, (size_t)cap * sizeof *j);
@@ -296,86 +339,99 @@ static void joint_pose(const joint *j, const double *values, double unit, double
     memcpy(rot, q, sizeof q);
 }
 
-int bvh_parse(const char *text, size_t size, const char *name, const bvh_options *opt, bvh_result *out, char *err,
-              size_t err_size)
+/* The largest extent of the skeleton's joints at frame 0, in metres: what a
+ * wrong unit shows first (a CMU file read as metres is about 30 m tall). */
+static double frame0_extent_m(const anim_clip *clip)
 {
-    memset(out, 0, sizeof *out);
-    lexer lx = {text, size, 0, 1, 1, name, err, err_size, 0};
+    const int nb = clip->rig->bone_count;
+    double *wp = malloc((size_t)nb * 7 * sizeof *wp);
+    if (!wp)
+        return 0;
+    fk_frame(clip, 0, wp, wp + (size_t)nb * 3);
+    double extent = 0;
+    for (int a = 0; a < 3; a++) {
+        double lo = wp[a], hi = wp[a];
+        for (int b = 1; b < nb; b++) {
+            lo = fmin(lo, wp[b * 3 + a]);
+            hi = fmax(hi, wp[b * 3 + a]);
+        }
+        extent = fmax(extent, hi - lo);
+    }
+    free(wp);
+    return extent;
+}
+
+static int parse(lexer *lx, const bvh_options *opt, bvh_result *out)
+{
+    const char *name = lx->name;
+    char *err = lx->err;
+    const size_t err_size = lx->err_size;
     hierarchy h = {0};
-    double *values = NULL;
+    double *row = NULL;
     int rc = -1;
     if (!(opt->unit_m > 0) || !isfinite(opt->unit_m)) {
         snprintf(err, err_size, "%s: the unit must be a positive number of metres", name);
         return -1;
     }
-    if (expect_word(&lx, "HIERARCHY") != 0)
+    if (expect_word(lx, "HIERARCHY") != 0)
         goto done;
-    token t = next_token(&lx);
+    token t = next_token(lx);
     if (!is_word(&t, "ROOT")) {
-        fail_at(&lx, &t, "'ROOT'");
+        fail_at(lx, &t, "'ROOT'");
         goto done;
     }
     while (is_word(&t, "ROOT")) {
-        if (parse_joint(&lx, &h, -1, 0) != 0)
+        if (parse_joint(lx, &h, -1, 0) != 0)
             goto done;
-        t = next_token(&lx);
+        t = next_token(lx);
     }
     if (!is_word(&t, "MOTION")) {
-        fail_at(&lx, &t, "'ROOT' or 'MOTION'");
+        fail_at(lx, &t, "'ROOT' or 'MOTION'");
         goto done;
     }
     double frames_d, frame_time;
-    t = next_token(&lx);
+    t = next_token(lx);
     if (!is_word(&t, "Frames:")) {
-        fail_at(&lx, &t, "'Frames:'");
+        fail_at(lx, &t, "'Frames:'");
         goto done;
     }
-    const token ft = next_token(&lx);
-    if (parse_number_token(&lx, &ft, "a frame count", &frames_d) != 0)
+    const token ft = next_token(lx);
+    char what[160];
+    snprintf(what, sizeof what, "a frame count from %d to %d", LIMIT_FRAMES_MIN, LIMIT_FRAMES_MAX);
+    if (parse_number_token(lx, &ft, what, &frames_d) != 0)
         goto done;
-    if (frames_d < 1 || frames_d > BVH_MAX_FRAMES || frames_d != floor(frames_d)) {
-        fail_at(&lx, &ft, "a frame count from 1 to 1000000");
+    if (frames_d < LIMIT_FRAMES_MIN || frames_d > LIMIT_FRAMES_MAX || frames_d != floor(frames_d)) {
+        fail_at(lx, &ft, what);
         goto done;
     }
-    if (expect_word(&lx, "Frame") != 0 || expect_word(&lx, "Time:") != 0)
+    if (expect_word(lx, "Frame") != 0 || expect_word(lx, "Time:") != 0)
         goto done;
-    const token tt = next_token(&lx);
-    if (parse_number_token(&lx, &tt, "a frame time in seconds", &frame_time) != 0)
+    const token tt = next_token(lx);
+    snprintf(what, sizeof what, "a frame time from %g to %g seconds (%g to %g frames per second)",
+             1 / LIMIT_RATE_MAX_HZ, 1 / LIMIT_RATE_MIN_HZ, LIMIT_RATE_MIN_HZ, LIMIT_RATE_MAX_HZ);
+    if (parse_number_token(lx, &tt, what, &frame_time) != 0)
         goto done;
-    if (!(frame_time > 0)) {
-        fail_at(&lx, &tt, "a frame time above 0 seconds");
+    if (!(frame_time >= 1 / LIMIT_RATE_MAX_HZ && frame_time <= 1 / LIMIT_RATE_MIN_HZ)) {
+        fail_at(lx, &tt, what);
         goto done;
     }
     snprintf(out->frame_time, sizeof out->frame_time, "%.*s", (int)(tt.len < 63 ? tt.len : 63), tt.start);
     const int frames = (int)frames_d, nc = h.total_channels;
-    /* every value takes at least two bytes: refuse a count the file cannot hold */
-    if ((double)frames * nc > (double)(size - lx.pos) / 2 + 1) {
-        fail_msg(&lx, &ft, "%d frames of %d channels need more values than the file has room for", frames, nc);
+    char limit[300];
+    if (clip_limits_check(frames_d, h.count, 1.0 / frame_time, limit, sizeof limit) != 0) {
+        fail_msg(lx, &ft, "%s", limit);
         goto done;
     }
-    values = malloc(((size_t)frames * nc + 1) * sizeof *values);
+    /* every value takes at least two bytes: refuse a count the file cannot hold */
+    if ((double)frames * nc > (double)bytes_left(lx) / 2 + 1) {
+        fail_msg(lx, &ft, "%d frames of %d channels need more values than the file has room for", frames, nc);
+        goto done;
+    }
+    row = malloc(((size_t)nc + 1) * sizeof *row);
     out->rig = rig_create(h.count);
     out->clip = out->rig ? clip_create_rest(out->rig, frames, 1.0 / frame_time) : NULL;
-    if (!values || !out->clip) {
+    if (!row || !out->clip) {
         snprintf(err, err_size, "%s: out of memory for %d frames of %d joints", name, frames, h.count);
-        goto done;
-    }
-    for (int f = 0; f < frames; f++)
-        for (int c = 0; c < nc; c++) {
-            const token v = next_token(&lx);
-            if (v.len == 0) {
-                fail_msg(&lx, &v, "expected %d values per frame for %d frames; frame %d has only %d (end of file)",
-                         nc, frames, f + 1, c);
-                goto done;
-            }
-            char what[96];
-            snprintf(what, sizeof what, "a number (frame %d, channel %d of %d)", f + 1, c + 1, nc);
-            if (parse_number_token(&lx, &v, what, &values[(size_t)f * nc + c]) != 0)
-                goto done;
-        }
-    t = next_token(&lx);
-    if (t.len != 0) {
-        fail_msg(&lx, &t, "expected end of file after %d frames of %d values, found more", frames, nc);
         goto done;
     }
     anim_rig *rig = out->rig;
@@ -389,38 +445,90 @@ int bvh_parse(const char *text, size_t size, const char *name, const bvh_options
         rig->has_end_site[i] = (unsigned char)h.joints[i].has_end_site;
     }
     for (int f = 0; f < frames; f++) {
-        const double *row = values + (size_t)f * nc;
+        for (int c = 0; c < nc; c++) {
+            const token v = next_token(lx);
+            if (v.len == 0) {
+                if (lx->read_failed)
+                    snprintf(err, err_size, "%s: read error after %d of %d frames", name, f, frames);
+                else
+                    fail_msg(lx, &v, "expected %d values per frame for %d frames; frame %d has only %d (end of file)",
+                             nc, frames, f + 1, c);
+                goto done;
+            }
+            snprintf(what, sizeof what, "a number (frame %d, channel %d of %d)", f + 1, c + 1, nc);
+            if (parse_number_token(lx, &v, what, &row[c]) != 0)
+                goto done;
+        }
+        const double *values = row;
         for (int i = 0; i < h.count; i++) {
             double pos[3], rot[4];
-            joint_pose(&h.joints[i], row, opt->unit_m, pos, rot);
-            row += h.joints[i].channel_count;
+            joint_pose(&h.joints[i], values, opt->unit_m, pos, rot);
+            values += h.joints[i].channel_count;
             for (int a = 0; a < 3; a++)
                 clip_pos_channel(out->clip, i, a)[f] = pos[a];
             memcpy(clip_rot_track(out->clip, i) + (size_t)f * 4, rot, sizeof rot);
         }
     }
+    t = next_token(lx);
+    if (t.len != 0) {
+        fail_msg(lx, &t, "expected end of file after %d frames of %d values, found more", frames, nc);
+        goto done;
+    }
+    if (lx->read_failed) {
+        snprintf(err, err_size, "%s: read error", name);
+        goto done;
+    }
     out->channel_count = nc;
+    out->extent_m = frame0_extent_m(out->clip);
     rc = 0;
 done:
-    free(values);
+    free(row);
     free(h.joints);
     if (rc != 0)
         bvh_result_free(out);
     return rc;
 }
 
+int bvh_parse(const char *text, size_t size, const char *name, const bvh_options *opt, bvh_result *out, char *err,
+              size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    lexer lx = {0};
+    lx.text = text;
+    lx.size = size;
+    lx.total = size;
+    lx.line = lx.col = 1;
+    lx.name = name;
+    lx.err = err;
+    lx.err_size = err_size;
+    return parse(&lx, opt, out);
+}
+
 int bvh_load(const char *path, const bvh_options *opt, bvh_result *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    size_t len;
+    unsigned long long size;
     int error_number;
-    char *text = read_whole_file(path, &len, &error_number);
-    if (!text) {
-        snprintf(err, err_size, "%s: cannot read: %s", path, strerror(error_number));
+    FILE *f = open_regular_file(path, LIMIT_BVH_FILE_BYTES, &size, &error_number, err, err_size);
+    if (!f)
+        return -1;
+    lexer lx = {0};
+    lx.chunk = malloc(BVH_CHUNK);
+    if (!lx.chunk) {
+        fclose(f);
+        snprintf(err, err_size, "%s: out of memory", path);
         return -1;
     }
-    const int rc = bvh_parse(text, len, path, opt, out, err, err_size);
-    free(text);
+    lx.text = lx.chunk;
+    lx.file = f;
+    lx.total = size;
+    lx.line = lx.col = 1;
+    lx.name = path;
+    lx.err = err;
+    lx.err_size = err_size;
+    const int rc = parse(&lx, opt, out);
+    free(lx.chunk);
+    fclose(f);
     return rc;
 }
 

@@ -22,9 +22,6 @@
 
 #include "../core/clip.h"
 
-#define BVH_MAX_JOINTS 4096
-#define BVH_MAX_FRAMES 1000000
-
 typedef struct bvh_options {
     double unit_m; /* metres per file unit (CMU: 0.056444) */
 } bvh_options;
@@ -34,13 +31,14 @@ typedef struct bvh_result {
     anim_clip *clip;
     char frame_time[64]; /* as written in the file */
     int channel_count;
+    double extent_m; /* the skeleton's largest extent at frame 0 */
 } bvh_result;
 
 /* text need not be NUL-terminated.  name appears in messages.  Returns 0, or
  * -1 with the message in err (and nothing allocated). */
 int bvh_parse(const char *text, size_t size, const char *name, const bvh_options *opt, bvh_result *out, char *err,
               size_t err_size);
-/* Reads and parses a file. */
+/* Reads a file as a stream: a regular file of at most LIMIT_BVH_FILE_BYTES. */
 int bvh_load(const char *path, const bvh_options *opt, bvh_result *out, char *err, size_t err_size);
 void bvh_result_free(bvh_result *r);
 

@@ -60,6 +60,10 @@ clip_source *clip_source_load(const char *name, const clip_params *params, char 
     snprintf(s->name, sizeof s->name, "%s", name);
     s->params = *params;
     if (strcmp(name, "walk") == 0 || strcmp(name, "jump") == 0 || strcmp(name, "mocap") == 0) {
+        if (study_clip_check(name, params, err, err_size) != 0) {
+            clip_source_free(s);
+            return NULL;
+        }
         s->rig = study_rig_create();
         if (s->rig) {
             if (strcmp(name, "jump") == 0)
@@ -96,6 +100,11 @@ clip_source *clip_source_load(const char *name, const clip_params *params, char 
         snprintf(s->generator, sizeof s->generator, "bvh");
         snprintf(s->path, sizeof s->path, "%s", name);
         snprintf(s->frame_time, sizeof s->frame_time, "%s", r.frame_time);
+        if (r.extent_m > CLIP_HUMAN_EXTENT_MAX_M || r.extent_m < CLIP_HUMAN_EXTENT_MIN_M)
+            snprintf(s->warning, sizeof s->warning,
+                     "%s: the skeleton spans %.3g m at frame 0 with %g m per file unit, far from a human's size "
+                     "(%g to %g m); is --unit-m right? (CMU files: 0.056444, centimetres: 0.01)",
+                     name, r.extent_m, params->unit_m, CLIP_HUMAN_EXTENT_MIN_M, CLIP_HUMAN_EXTENT_MAX_M);
         const char *base = strrchr(name, '/');
         snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
         char *dot = strrchr(s->name, '.');

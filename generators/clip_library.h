@@ -19,7 +19,13 @@ typedef struct clip_source {
     double *jitter;       /* mocap: the LCG draws of every frame (frames * WALK_JITTER_DRAWS) */
     char path[1024];      /* imported: the file */
     char frame_time[64];  /* imported: Frame Time as written */
+    char warning[1400];   /* "" or what looks wrong (a unit far from human scale); the harness prints it */
 } clip_source;
+
+/* An imported skeleton whose largest extent at frame 0 falls outside this
+ * range is most likely read with the wrong unit. */
+#define CLIP_HUMAN_EXTENT_MIN_M 0.3
+#define CLIP_HUMAN_EXTENT_MAX_M 3.0
 
 /* True when name is an import (a path ending in .bvh, any case). */
 int clip_is_file(const char *name);

@@ -1,9 +1,12 @@
 #include "study_clips.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "../core/jsmath.h"
+#include "../core/limits.h"
 #include "../core/quat.h"
 #include "study_rig.h"
 
@@ -23,7 +26,23 @@ double study_lcg_next(study_lcg *lcg)
 
 int study_frame_count(double seconds, double fps)
 {
-    return (int)js_round(seconds * fps);
+    const double frames = js_round(seconds * fps);
+    return frames >= 0 && frames <= LIMIT_FRAMES_MAX ? (int)frames : -1;
+}
+
+int study_clip_check(const char *name, const clip_params *p, char *err, size_t err_size)
+{
+    const double seconds = strcmp(name, "jump") == 0 ? p->jump_seconds : p->walk_seconds;
+    char why[300];
+    if (!(seconds > 0) || !isfinite(seconds) || !(p->fps > 0) || !isfinite(p->fps)) {
+        snprintf(err, err_size, "clip '%s': %g s at %g fps: both must be numbers above 0", name, seconds, p->fps);
+        return -1;
+    }
+    if (clip_limits_check(js_round(seconds * p->fps), STUDY_BONE_COUNT, p->fps, why, sizeof why) != 0) {
+        snprintf(err, err_size, "clip '%s': %g s at %g fps: %s", name, seconds, p->fps, why);
+        return -1;
+    }
+    return 0;
 }
 
 static void set_rot(double *rot, int bone, double x, double y, double z)

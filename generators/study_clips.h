@@ -33,8 +33,12 @@ typedef struct study_lcg {
 } study_lcg;
 double study_lcg_next(study_lcg *lcg);
 
-/* Frames of a clip of the given length: Math.round(seconds * fps). */
+/* Frames of a clip of the given length: Math.round(seconds * fps); -1 when
+ * that is outside 0 to LIMIT_FRAMES_MAX. */
 int study_frame_count(double seconds, double fps);
+/* 0 when clip `name` (walk, jump, mocap) with these parameters is within the
+ * limits (core/limits.h); -1 with a message naming the clip otherwise. */
+int study_clip_check(const char *name, const clip_params *p, char *err, size_t err_size);
 
 /* Pose at time t seconds into flat arrays (pos 3, rot 4, scl 3 per bone) that
  * the caller has filled with the rest pose.  jitter: WALK_JITTER_DRAWS values

@@ -104,6 +104,8 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
          name = strtok_r(NULL, ",", &save)) {
         char err[512];
         clip_source *src = clip_source_load(name, &cp, err, sizeof err);
+        if (src && src->warning[0])
+            fprintf(stderr, "animbench bench: warning: %s\n", src->warning);
         measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
         if (!mc) {
             fprintf(stderr, "animbench bench: %s\n", err);

@@ -74,6 +74,8 @@ int cmd_export(int argc, char **argv)
     }
     char err[512];
     clip_source *src = clip_source_load(clip_name, &cp, err, sizeof err);
+    if (src && src->warning[0])
+        fprintf(stderr, "animbench export: warning: %s\n", src->warning);
     if (!src) {
         fprintf(stderr, "animbench export: %s\n", err);
         return 2;

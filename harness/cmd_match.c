@@ -138,6 +138,8 @@ static measured_clip *load(const char *cmd, const char *name, const clip_params 
 {
     char err[512];
     clip_source *src = clip_source_load(name, p, err, sizeof err);
+    if (src && src->warning[0])
+        fprintf(stderr, "animbench %s: warning: %s\n", cmd, src->warning);
     measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
     if (!mc)
         fprintf(stderr, "animbench %s: %s\n", cmd, err);

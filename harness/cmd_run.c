@@ -222,6 +222,8 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     int rc = 0;
     for (int i = 0; i < count && rc == 0; i++) {
         clip_source *src = clip_source_load(names[i], &o.clip_params, err, sizeof err);
+        if (src && src->warning[0])
+            fprintf(stderr, "animbench run: warning: %s\n", src->warning);
         measured_clip *mc = src ? measured_clip_create(src, &o.metrics, err, sizeof err) : NULL;
         if (!mc) {
             fprintf(stderr, "animbench run: %s\n", err);

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/limits.h"
 #include "../core/quat.h"
 #include "../core/text_file.h"
 #include "../codecs/study_plan.h"
@@ -283,25 +284,74 @@ int results_write(const char *path, const cJSON *doc, char *err, size_t err_size
     return rc;
 }
 
+static void text_position(const char *text, const char *at, long *line, long *col)
+{
+    *line = 1;
+    *col = 1;
+    for (const char *p = text; p < at; p++) {
+        *col = *p == '\n' ? 1 : *col + 1;
+        *line += *p == '\n';
+    }
+}
+
+/* JSON allows an object to name a key twice and says nothing of which wins;
+ * a definition or a results file that does is refused, naming the place. */
+static int find_duplicate_key(const cJSON *item, char *where, size_t where_size)
+{
+    const size_t at = strlen(where);
+    int index = 0;
+    for (const cJSON *c = item->child; c; c = c->next, index++) {
+        if (cJSON_IsObject(item) && c->string)
+            for (const cJSON *d = c->next; d; d = d->next)
+                if (d->string && strcmp(c->string, d->string) == 0) {
+                    snprintf(where + at, where_size - at, "%s\"%s\"", at ? "." : "", c->string);
+                    return 1;
+                }
+        if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
+            if (cJSON_IsObject(item))
+                snprintf(where + at, where_size - at, "%s%s", at ? "." : "", c->string);
+            else
+                snprintf(where + at, where_size - at, "[%d]", index);
+            if (find_duplicate_key(c, where, where_size))
+                return 1;
+            where[at] = '\0';
+        }
+    }
+    return 0;
+}
+
 cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_size)
 {
     size_t len;
     int error_number;
-    char *text = read_whole_file(path, &len, &error_number);
+    char *text = read_whole_file(path, LIMIT_JSON_FILE_BYTES, &len, &error_number, err, err_size);
     *missing = !text && error_number == ENOENT;
     if (!text) {
-        snprintf(err, err_size, "%s: %s", path, *missing ? "no such file" : strerror(error_number));
+        if (*missing)
+            snprintf(err, err_size, "%s: no such file", path);
         return NULL;
     }
-    cJSON *doc = cJSON_ParseWithLength(text, len);
+    const char *end = NULL;
+    cJSON *doc = cJSON_ParseWithLengthOpts(text, len, &end, 0);
+    long line, col;
     if (!doc) {
-        const char *at = cJSON_GetErrorPtr();
-        long line = 1, col = 1;
-        for (const char *p = text; at && p < at; p++) {
-            col = *p == '\n' ? 1 : col + 1;
-            line += *p == '\n';
-        }
+        text_position(text, cJSON_GetErrorPtr() ? cJSON_GetErrorPtr() : text, &line, &col);
         snprintf(err, err_size, "%s:%ld:%ld: not valid JSON here", path, line, col);
+    } else {
+        while (end < text + len && (*end == ' ' || *end == '\t' || *end == '\n' || *end == '\r'))
+            end++;
+        char where[512] = "";
+        if (end < text + len) {
+            text_position(text, end, &line, &col);
+            snprintf(err, err_size, "%s:%ld:%ld: text after the end of the JSON document", path, line, col);
+            cJSON_Delete(doc);
+            doc = NULL;
+        } else if (find_duplicate_key(doc, where, sizeof where)) {
+            snprintf(err, err_size, "%s: key %s appears twice in its object (JSON leaves unsaid which one counts)", path,
+                     where);
+            cJSON_Delete(doc);
+            doc = NULL;
+        }
     }
     free(text);
     return doc;

@@ -12,6 +12,7 @@
 #include "../core/error_joint.h"
 #include "../core/gzip_size.h"
 #include "../core/jsmath.h"
+#include "../core/limits.h"
 #include "../generators/clip_library.h"
 #include "../generators/study_rig.h"
 #include "jsfmt.h"
@@ -76,15 +77,12 @@ static int parse_list(const char *flag, const char *text, double *values, int *c
     }
 }
 
-/* Clip lengths whose frame count the study's container and rig can hold. */
+/* Clip lengths within the limits every clip has (core/limits.h). */
 static int check_frames(const char *flag, double seconds, double fps, char *err, size_t err_size)
 {
-    const double frames = js_round(seconds * fps);
-    if (!(frames >= 2 && frames <= 65536)) {
-        snprintf(err, err_size,
-                 "%s: %g s at %g fps gives %.0f frames; the study's clips need 2 to 65536 "
-                 "(its container stores frame indices in 16 bits)",
-                 flag, seconds, fps, frames);
+    char why[300];
+    if (clip_limits_check(js_round(seconds * fps), STUDY_BONE_COUNT, fps, why, sizeof why) != 0) {
+        snprintf(err, err_size, "%s: %g s at %g fps: %s", flag, seconds, fps, why);
         return -1;
     }
     return 0;

@@ -282,6 +282,8 @@ static int load_clips(sweep *s)
         char err[512];
         fprintf(stderr, "[sweep %s] loading clip %d/%d: %s\n", s->name, i + 1, s->clip_count, s->clip_names[i]);
         clip_source *src = clip_source_load(s->clip_names[i], &s->per_clip[i], err, sizeof err);
+        if (src && src->warning[0])
+            fprintf(stderr, "animbench sweep: warning: %s\n", src->warning);
         s->clips[i] = src ? measured_clip_create(src, &s->metrics, err, sizeof err) : NULL;
         if (!s->clips[i]) {
             fprintf(stderr, "animbench sweep: %s: %s\n", s->path, err);

@@ -139,5 +139,6 @@ char *read_text_file(const char *path)
 {
     size_t size;
     int error_number;
-    return read_whole_file(path, &size, &error_number);
+    char err[512];
+    return read_whole_file(path, 1ull << 30, &size, &error_number, err, sizeof err);
 }

@@ -92,7 +92,7 @@ static void test_rotation_order(void **state)
 {
     (void)state;
     const char *text = "HIERARCHY\nROOT A\n{\nOFFSET 0 0 0\nCHANNELS 3 Zrotation Yrotation Xrotation\n"
-                       "JOINT B\n{\nOFFSET 1 0 0\nCHANNELS 0\n}\n}\nMOTION\nFrames: 1\nFrame Time: 1\n30 45 60\n";
+                       "JOINT B\n{\nOFFSET 1 0 0\nCHANNELS 0\n}\n}\nMOTION\nFrames: 2\nFrame Time: 1\n30 45 60\n30 45 60\n";
     const bvh_options o = {1.0};
     bvh_result r;
     char err[256];

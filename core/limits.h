@@ -1,0 +1,29 @@
+/* What a clip, a file and a sweep may hold, in one table (README: "Limits").
+ *
+ * Every producer of a clip (the BVH importer, the study's generators) asks
+ * clip_limits_check() before it allocates, so a declared size that breaks a
+ * limit is refused by arithmetic on the declaration, never by running out of
+ * memory.  The limits are the documented ones; tests probe each at the limit
+ * and one past it. */
+#ifndef ANIMBENCH_LIMITS_H
+#define ANIMBENCH_LIMITS_H
+
+#include <stddef.h>
+
+#define LIMIT_FRAMES_MIN 2
+#define LIMIT_FRAMES_MAX 65536           /* the study's container: 16-bit frame indices */
+#define LIMIT_JOINTS_MAX 4096
+#define LIMIT_DEPTH_MAX 256
+#define LIMIT_JOINT_SAMPLES_MAX 4194304  /* frames x joints: 320 MiB of doubles per clip */
+#define LIMIT_RATE_MIN_HZ 0.1
+#define LIMIT_RATE_MAX_HZ 10000.0
+#define LIMIT_BVH_FILE_BYTES (1ull << 30) /* 1 GiB, read as a stream */
+#define LIMIT_JSON_FILE_BYTES (256ull << 20) /* sweep definitions and results files */
+#define LIMIT_SWEEP_POINTS 100000
+
+/* 0 when a clip of `frames` (a double, so that a declared count is checked
+ * before any cast) of `joints` at `rate_hz` is within the limits; otherwise
+ * -1 with the broken limit in err ("65537 frames: at most 65536 ..."). */
+int clip_limits_check(double frames, double joints, double rate_hz, char *err, size_t err_size);
+
+#endif
