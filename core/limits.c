@@ -6,12 +6,12 @@
 int clip_limits_check(double frames, double joints, double rate_hz, char *err, size_t err_size)
 {
     if (!(frames >= LIMIT_FRAMES_MIN && frames <= LIMIT_FRAMES_MAX) || frames != floor(frames)) {
-        snprintf(err, err_size, "%.17g frames: a clip has %d to %d (the study's container stores frame indices in 16 bits)",
+        snprintf(err, err_size, "%.15g frames: a clip has %d to %d (the study's container stores frame indices in 16 bits)",
                  frames, LIMIT_FRAMES_MIN, LIMIT_FRAMES_MAX);
         return -1;
     }
     if (!(joints >= 1 && joints <= LIMIT_JOINTS_MAX) || joints != floor(joints)) {
-        snprintf(err, err_size, "%.17g joints: a rig has 1 to %d", joints, LIMIT_JOINTS_MAX);
+        snprintf(err, err_size, "%.15g joints: a rig has 1 to %d", joints, LIMIT_JOINTS_MAX);
         return -1;
     }
     if (frames * joints > LIMIT_JOINT_SAMPLES_MAX) {
@@ -20,7 +20,7 @@ int clip_limits_check(double frames, double joints, double rate_hz, char *err, s
         return -1;
     }
     if (!(rate_hz >= LIMIT_RATE_MIN_HZ && rate_hz <= LIMIT_RATE_MAX_HZ)) {
-        snprintf(err, err_size, "%.17g frames per second: a clip's rate is %g to %g Hz", rate_hz, LIMIT_RATE_MIN_HZ,
+        snprintf(err, err_size, "%.15g frames per second: a clip's rate is %g to %g Hz", rate_hz, LIMIT_RATE_MIN_HZ,
                  LIMIT_RATE_MAX_HZ);
         return -1;
     }

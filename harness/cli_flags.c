@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
 
 int cli_number(const char *text, double *out)
@@ -48,6 +49,86 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
         }
         p->seed = (uint32_t)v;
         return 1;
+    }
+    return 0;
+}
+
+static void describe_range(const cli_option *o, char *out, size_t n)
+{
+    if (o->kind == CLI_INT)
+        snprintf(out, n, "an integer from %.17g to %.17g", o->lo, o->hi);
+    else if (isinf(o->hi))
+        snprintf(out, n, "a number %s %.17g", o->lo_open ? "above" : "of at least", o->lo);
+    else
+        snprintf(out, n, "a number %s %.17g to %.17g", o->lo_open ? "above" : "from", o->lo, o->hi);
+}
+
+int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options, int option_count,
+              clip_params *clip, const char *usage)
+{
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            fputs(usage, stdout);
+            return 1;
+        }
+    for (int i = 0; i < argc; i++) {
+        const char *flag = argv[i];
+        const cli_option *o = NULL;
+        for (int k = 0; k < option_count && !o; k++)
+            if (strcmp(flag, options[k].flag) == 0)
+                o = &options[k];
+        static const char *const CLIP_FLAGS[] = {"--fps", "--walk-seconds", "--jump-seconds", "--seed", "--unit-m",
+                                                 "--up"};
+        bool clip_flag = false;
+        for (int k = 0; clip && k < 6; k++)
+            clip_flag |= strcmp(flag, CLIP_FLAGS[k]) == 0;
+        if (!o && !clip_flag) {
+            if (flag[0] == '-')
+                fprintf(stderr, "animbench %s: unknown option '%s' (animbench %s --help lists the options)\n", cmd,
+                        flag, cmd);
+            else
+                fprintf(stderr, "animbench %s: unexpected argument '%s' (animbench %s --help lists the options)\n",
+                        cmd, flag, cmd);
+            return -1;
+        }
+        if (o && o->kind == CLI_SWITCH) {
+            *(bool *)o->target = true;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "animbench %s: %s needs a value\n", cmd, flag);
+            return -1;
+        }
+        const char *val = argv[++i];
+        if (clip_flag) {
+            char err[300];
+            if (cli_clip_flag(flag, val, clip, err, sizeof err) < 0) {
+                fprintf(stderr, "animbench %s: %s\n", cmd, err);
+                return -1;
+            }
+            continue;
+        }
+        if (o->kind == CLI_TEXT) {
+            *(const char **)o->target = val;
+            continue;
+        }
+        double v;
+        char range[160];
+        describe_range(o, range, sizeof range);
+        if (cli_number(val, &v) != 0) {
+            fprintf(stderr, "animbench %s: %s: expected %s, found '%s'\n", cmd, flag, range, val);
+            return -1;
+        }
+        const bool in_range = (o->lo_open ? v > o->lo : v >= o->lo) && v <= o->hi &&
+                              (o->kind != CLI_INT || v == floor(v));
+        if (!in_range) {
+            fprintf(stderr, "animbench %s: %s %s: out of range; it takes %s\n", cmd, flag, val, range);
+            return -1;
+        }
+        if (o->kind == CLI_INT)
+            *(int *)o->target = (int)v;
+        else
+            *(double *)o->target = v;
     }
     return 0;
 }

@@ -15,6 +15,26 @@ int cli_number(const char *text, double *out);
  * when the value is out of range. */
 int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err, size_t err_size);
 
+/* One option of a command: its flag, what its value is and where it goes.
+ * Numbers are range-checked before they are stored: REAL takes lo..hi (lo
+ * itself excluded when lo_open), INT an integer from lo to hi. */
+typedef enum { CLI_TEXT, CLI_REAL, CLI_INT, CLI_SWITCH } cli_kind;
+typedef struct cli_option {
+    const char *flag;
+    cli_kind kind;
+    void *target; /* const char **, double *, int * or bool * */
+    double lo, hi;
+    int lo_open;
+} cli_option;
+
+/* Parses a command's options (and the clip flags when clip is not NULL):
+ * distinct messages for an unknown option, a missing value, a value that is
+ * not a number and one out of range (saying the range).  --help or -h
+ * prints usage to stdout.  Returns 0, 1 after --help, -1 after a message on
+ * stderr (the caller exits 2). */
+int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options, int option_count,
+              clip_params *clip, const char *usage);
+
 #define CLI_CLIP_FLAGS_USAGE "[--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--unit-m X] [--up y|z]"
 
 #endif

@@ -7,18 +7,16 @@
 
 #include "cli_flags.h"
 #include "clip_export.h"
+#include "../core/limits.h"
 #include "commands.h"
 #include "measure.h"
 #include "results.h"
 
-static int usage(void)
-{
-    fprintf(stderr, "usage: animbench export --clip NAME --format bvh|acl-sjson --out FILE\n"
-                    "                        [--codec NAME [--tol-mm X] [--lever-m X] [--step N]]  (the decoded clip)\n"
-                    "                        [--unit-m X] [--up y|z] [--fps N] [--walk-seconds S] [--jump-seconds S]\n"
-                    "                        [--seed N] [--bvh-unit-m X]  (metres per unit written to a BVH, 1)\n");
-    return 2;
-}
+#define EXPORT_USAGE                                                                                       \
+    "usage: animbench export --clip NAME --format bvh|acl-sjson --out FILE\n"                              \
+    "                        [--codec NAME [--tol-mm X] [--lever-m X] [--step N]]  (the decoded clip)\n"    \
+    "                        " CLI_CLIP_FLAGS_USAGE "\n"                                                   \
+    "                        [--bvh-unit-m X]  (metres per unit written to a BVH, 1)\n"
 
 int cmd_export(int argc, char **argv)
 {
@@ -26,43 +24,24 @@ int cmd_export(int argc, char **argv)
     clip_params cp = CLIP_DEFAULTS;
     codec_params params = {1.0, 0.35, 2};
     double bvh_unit = 1.0;
-    for (int i = 0; i < argc; i++) {
-        if (i + 1 >= argc)
-            return usage();
-        const char *flag = argv[i], *val = argv[++i];
-        double v = 0;
-        const int num = cli_number(val, &v) == 0;
-        char err[256];
-        const int clip_flag = cli_clip_flag(flag, val, &cp, err, sizeof err);
-        if (clip_flag < 0) {
-            fprintf(stderr, "animbench export: %s\n", err);
-            return 2;
-        }
-        if (clip_flag > 0)
-            continue;
-        if (strcmp(flag, "--clip") == 0)
-            clip_name = val;
-        else if (strcmp(flag, "--format") == 0)
-            format = val;
-        else if (strcmp(flag, "--out") == 0)
-            out_path = val;
-        else if (strcmp(flag, "--codec") == 0)
-            codec_name = val;
-        else if (num && v > 0 && strcmp(flag, "--bvh-unit-m") == 0)
-            bvh_unit = v;
-        else if (num && v > 0 && strcmp(flag, "--tol-mm") == 0)
-            params.tol_mm = v;
-        else if (num && v > 0 && strcmp(flag, "--lever-m") == 0)
-            params.lever_m = v;
-        else if (num && v >= 1 && v == floor(v) && strcmp(flag, "--step") == 0)
-            params.step = (int)v;
-        else {
-            fprintf(stderr, "animbench export: %s %s: unknown option or value out of range\n", flag, val);
-            return usage();
-        }
+    const cli_option options[] = {
+        {"--clip", CLI_TEXT, &clip_name, 0, 0, 0},
+        {"--format", CLI_TEXT, &format, 0, 0, 0},
+        {"--out", CLI_TEXT, &out_path, 0, 0, 0},
+        {"--codec", CLI_TEXT, &codec_name, 0, 0, 0},
+        {"--bvh-unit-m", CLI_REAL, &bvh_unit, 0, INFINITY, 1},
+        {"--tol-mm", CLI_REAL, &params.tol_mm, 0, INFINITY, 1},
+        {"--lever-m", CLI_REAL, &params.lever_m, 0, INFINITY, 1},
+        {"--step", CLI_INT, &params.step, 1, LIMIT_FRAMES_MAX, 0},
+    };
+    const int parsed =
+        cli_parse("export", argc, argv, options, (int)(sizeof options / sizeof options[0]), &cp, EXPORT_USAGE);
+    if (parsed != 0)
+        return parsed == 1 ? 0 : 2;
+    if (!clip_name || !format || !out_path) {
+        fprintf(stderr, "animbench export: needs --clip, --format and --out\n%s", EXPORT_USAGE);
+        return 2;
     }
-    if (!clip_name || !format || !out_path)
-        return usage();
     if (strcmp(format, "bvh") != 0 && strcmp(format, "acl-sjson") != 0) {
         fprintf(stderr, "animbench export: --format takes bvh or acl-sjson, found '%s'\n", format);
         return 2;

@@ -22,7 +22,7 @@ typedef struct match_options {
     codec_params params;
 } match_options;
 
-static int parse(const char *cmd, int argc, char **argv, match_options *o)
+static int parse(const char *cmd, int argc, char **argv, match_options *o, const char *usage)
 {
     memset(o, 0, sizeof *o);
     o->clip_params = CLIP_DEFAULTS;
@@ -30,97 +30,47 @@ static int parse(const char *cmd, int argc, char **argv, match_options *o)
     o->metric = MATCH_SHELL_MAX;
     o->target_mm = NAN;
     o->reference_tol_mm = ACL_DEFAULT_PRECISION_MM;
-    for (int i = 0; i < argc; i++) {
-        const char *flag = argv[i];
-        if (strcmp(flag, "--help") == 0)
-            return 1;
-        static const char *const known[] = {"--clip", "--clips", "--codec", "--codecs", "--reference", "--json",
-                                            "--out", "--metric", "--target", "--reference-tol-mm", "--lever-m",
-                                            "--fps", "--walk-seconds", "--jump-seconds", "--seed", "--unit-m",
-                                            "--up"};
-        bool is_known = false;
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
-            is_known |= strcmp(flag, known[k]) == 0;
-        if (!is_known) {
-            fprintf(stderr, "animbench %s: unknown option '%s' (--help lists them)\n", cmd, flag);
-            return -1;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "animbench %s: %s needs a value\n", cmd, flag);
-            return -1;
-        }
-        const char *val = argv[++i];
-        char err[256];
-        const int clip_flag = cli_clip_flag(flag, val, &o->clip_params, err, sizeof err);
-        if (clip_flag < 0) {
-            fprintf(stderr, "animbench %s: %s\n", cmd, err);
-            return -1;
-        }
-        if (clip_flag > 0)
-            continue;
-        double v = NAN;
-        if (strcmp(flag, "--clip") == 0 || strcmp(flag, "--clips") == 0)
-            o->clips = val;
-        else if (strcmp(flag, "--codec") == 0 || strcmp(flag, "--codecs") == 0)
-            o->codecs = val;
-        else if (strcmp(flag, "--reference") == 0)
-            o->reference = val;
-        else if (strcmp(flag, "--json") == 0)
-            o->json = val;
-        else if (strcmp(flag, "--out") == 0)
-            o->out = val;
-        else if (strcmp(flag, "--metric") == 0) {
-            if ((o->metric = match_metric_find(val)) < 0) {
-                fprintf(stderr, "animbench %s: --metric %s: unknown metric; one of", cmd, val);
-                for (int m = 0; m < MATCH_METRIC_COUNT; m++)
-                    fprintf(stderr, " %s", MATCH_METRIC_NAMES[m]);
-                fprintf(stderr, "\n");
-                return -1;
-            }
-        } else if (cli_number(val, &v) != 0) {
-            fprintf(stderr, "animbench %s: %s: expected a number, found '%s'\n", cmd, flag, val);
-            return -1;
-        } else if (strcmp(flag, "--target") == 0 || strcmp(flag, "--reference-tol-mm") == 0 ||
-                   strcmp(flag, "--lever-m") == 0) {
-            if (!(v > 0)) {
-                fprintf(stderr, "animbench %s: %s %s: out of range (a positive number)\n", cmd, flag, val);
-                return -1;
-            }
-            if (flag[2] == 't')
-                o->target_mm = v;
-            else if (flag[2] == 'r')
-                o->reference_tol_mm = v;
-            else
-                o->params.lever_m = v;
-        } else {
-            fprintf(stderr, "animbench %s: unknown option %s\n", cmd, flag);
-            return -1;
-        }
+    const char *metric = NULL;
+    const cli_option options[] = {
+        {"--clip", CLI_TEXT, &o->clips, 0, 0, 0},
+        {"--clips", CLI_TEXT, &o->clips, 0, 0, 0},
+        {"--codec", CLI_TEXT, &o->codecs, 0, 0, 0},
+        {"--codecs", CLI_TEXT, &o->codecs, 0, 0, 0},
+        {"--reference", CLI_TEXT, &o->reference, 0, 0, 0},
+        {"--json", CLI_TEXT, &o->json, 0, 0, 0},
+        {"--out", CLI_TEXT, &o->out, 0, 0, 0},
+        {"--metric", CLI_TEXT, &metric, 0, 0, 0},
+        {"--target", CLI_REAL, &o->target_mm, 0, INFINITY, 1},
+        {"--reference-tol-mm", CLI_REAL, &o->reference_tol_mm, 0, INFINITY, 1},
+        {"--lever-m", CLI_REAL, &o->params.lever_m, 0, INFINITY, 1},
+    };
+    const int parsed = cli_parse(cmd, argc, argv, options, (int)(sizeof options / sizeof options[0]), &o->clip_params,
+                                 usage);
+    if (parsed != 0)
+        return parsed;
+    if (metric && (o->metric = match_metric_find(metric)) < 0) {
+        fprintf(stderr, "animbench %s: --metric %s: unknown metric; one of", cmd, metric);
+        for (int m = 0; m < MATCH_METRIC_COUNT; m++)
+            fprintf(stderr, " %s", MATCH_METRIC_NAMES[m]);
+        fprintf(stderr, "\n");
+        return -1;
     }
     return 0;
 }
 
-static int usage_match(void)
-{
-    fprintf(stderr,
-            "usage: animbench match --clip NAME --codec NAME --target MM [--metric shell_max_mm] [--json FILE]\n"
-            "                       [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"
-            "  Searches the codec's quality knob (tol_mm, or step) for the smallest stream whose decoded\n"
-            "  clip meets the target; metrics: joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"
-            "  between_max_mm between_shell_max_mm effector_max_mm\n");
-    return 2;
-}
+#define MATCH_USAGE                                                                                        \
+    "usage: animbench match --clip NAME --codec NAME --target MM [--metric shell_max_mm] [--json FILE]\n"     \
+    "                       [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"                                       \
+    "  Searches the codec's quality knob (tol_mm, or step) for the smallest stream whose decoded\n"           \
+    "  clip meets the target; metrics: joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"                \
+    "  between_max_mm between_shell_max_mm effector_max_mm\n"
 
-static int usage_compare(void)
-{
-    fprintf(stderr,
-            "usage: animbench compare --clips A,B,... --reference acl [--reference-tol-mm 0.1]\n"
-            "                         --codecs X,Y,... [--metric shell_max_mm] [--out FILE.md]\n"
-            "                         [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"
-            "  For each clip: the reference codec at its setting, its measured error on the metric, and every\n"
-            "  other codec's smallest stream at that same measured error (animbench match), as a table.\n");
-    return 2;
-}
+#define COMPARE_USAGE                                                                                      \
+    "usage: animbench compare --clips A,B,... --reference acl [--reference-tol-mm 0.1]\n"                    \
+    "                         --codecs X,Y,... [--metric shell_max_mm] [--out FILE.md]\n"                    \
+    "                         [--lever-m X] " CLI_CLIP_FLAGS_USAGE "\n"                                     \
+    "  For each clip: the reference codec at its setting, its measured error on the metric, and every\n"     \
+    "  other codec's smallest stream at that same measured error (animbench match), as a table.\n"
 
 static const codec *find_available(const char *cmd, const char *name)
 {
@@ -170,9 +120,13 @@ static const char *knob_name(const codec *c)
 int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
 {
     match_options o;
-    const int pr = parse("match", argc, argv, &o);
-    if (pr != 0 || !o.clips || !o.codecs || isnan(o.target_mm))
-        return pr == 1 ? (usage_match(), 0) : usage_match();
+    const int pr = parse("match", argc, argv, &o, MATCH_USAGE);
+    if (pr != 0)
+        return pr == 1 ? 0 : 2;
+    if (!o.clips || !o.codecs || isnan(o.target_mm)) {
+        fprintf(stderr, "animbench match: needs --clip, --codec and --target\n%s", MATCH_USAGE);
+        return 2;
+    }
     const codec *c = find_available("match", o.codecs);
     if (!c)
         return 2;
@@ -271,9 +225,13 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
 {
     (void)full_argc, (void)full_argv;
     match_options o;
-    const int pr = parse("compare", argc, argv, &o);
-    if (pr != 0 || !o.clips || !o.codecs || !o.reference)
-        return pr == 1 ? (usage_compare(), 0) : usage_compare();
+    const int pr = parse("compare", argc, argv, &o, COMPARE_USAGE);
+    if (pr != 0)
+        return pr == 1 ? 0 : 2;
+    if (!o.clips || !o.codecs || !o.reference) {
+        fprintf(stderr, "animbench compare: needs --clips, --codecs and --reference\n%s", COMPARE_USAGE);
+        return 2;
+    }
     const codec *ref = find_available("compare", o.reference);
     if (!ref)
         return 2;

@@ -7,6 +7,7 @@
 
 #include "../codecs/acl_codec.h"
 #include "../codecs/study_plan.h"
+#include "../core/limits.h"
 #include "cli_flags.h"
 #include "commands.h"
 #include "measure.h"
@@ -52,65 +53,44 @@ typedef struct run_options {
     metric_params metrics;
 } run_options;
 
+#define RUN_USAGE                                                                                              \
+    "usage: animbench run --clip NAME --codec NAME [--tol-mm X] [--lever-m X] [--step N] [--json FILE]\n"       \
+    "                     " CLI_CLIP_FLAGS_USAGE "\n"                                                          \
+    "                     [--shell-mm 30] [--precision-mm 0.1] [--substeps 4]\n"                               \
+    "                     [--contact-height-mm 60] [--contact-speed 0.5]\n"                                    \
+    "  Encodes one clip (walk, jump, mocap, a .bvh file or a folder of them) with one codec, decodes the\n"     \
+    "  bytes and reports size, errors and every metric; --json writes the point as a results file.\n"
+
 static int parse_run(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
     o->clip_params = CLIP_DEFAULTS;
     o->params = (codec_params){1.0, 0.35, 2};
     metric_params_default(&o->metrics);
-    for (int i = 0; i < argc; i++) {
-        const char *flag = argv[i];
-        if (i + 1 >= argc) {
-            fprintf(stderr, "animbench run: %s needs a value\n", flag);
-            return -1;
-        }
-        const char *val = argv[++i];
-        double v = 0;
-        char err[256];
-        const int clip_flag = cli_clip_flag(flag, val, &o->clip_params, err, sizeof err);
-        if (clip_flag < 0) {
-            fprintf(stderr, "animbench run: %s\n", err);
-            return -1;
-        }
-        if (clip_flag > 0)
-            continue;
-        if (strcmp(flag, "--clip") == 0)
-            o->clip = val;
-        else if (strcmp(flag, "--codec") == 0)
-            o->codec = val;
-        else if (strcmp(flag, "--json") == 0)
-            o->json = val;
-        else if (cli_number(val, &v) != 0) {
-            fprintf(stderr, "animbench run: %s: expected a number, found '%s'\n", flag, val);
-            return -1;
-        }
-        else if (strcmp(flag, "--tol-mm") == 0 && v > 0)
-            o->params.tol_mm = v;
-        else if (strcmp(flag, "--lever-m") == 0 && v > 0)
-            o->params.lever_m = v;
-        else if (strcmp(flag, "--step") == 0 && v >= 1 && v <= 1e6 && v == floor(v))
-            o->params.step = (int)v;
-        else if (strcmp(flag, "--shell-mm") == 0 && v > 0)
-            o->metrics.shell_distance_m = v / 1000;
-        else if (strcmp(flag, "--precision-mm") == 0 && v > 0)
-            o->metrics.precision_m = v / 1000;
-        else if (strcmp(flag, "--substeps") == 0 && v >= 1 && v <= 64 && v == floor(v))
-            o->metrics.substeps = (int)v;
-        else if (strcmp(flag, "--contact-height-mm") == 0 && v >= 0)
-            o->metrics.contact.height_m = v / 1000;
-        else if (strcmp(flag, "--contact-speed") == 0 && v >= 0)
-            o->metrics.contact.speed_mps = v;
-        else {
-            fprintf(stderr, "animbench run: %s %s: unknown option or value out of range\n", flag, val);
-            return -1;
-        }
-    }
+    double shell_mm = o->metrics.shell_distance_m * 1000, precision_mm = o->metrics.precision_m * 1000;
+    double contact_mm = o->metrics.contact.height_m * 1000;
+    const cli_option options[] = {
+        {"--clip", CLI_TEXT, &o->clip, 0, 0, 0},
+        {"--codec", CLI_TEXT, &o->codec, 0, 0, 0},
+        {"--json", CLI_TEXT, &o->json, 0, 0, 0},
+        {"--tol-mm", CLI_REAL, &o->params.tol_mm, 0, INFINITY, 1},
+        {"--lever-m", CLI_REAL, &o->params.lever_m, 0, INFINITY, 1},
+        {"--step", CLI_INT, &o->params.step, 1, LIMIT_FRAMES_MAX, 0},
+        {"--shell-mm", CLI_REAL, &shell_mm, 0, INFINITY, 1},
+        {"--precision-mm", CLI_REAL, &precision_mm, 0, INFINITY, 1},
+        {"--substeps", CLI_INT, &o->metrics.substeps, 1, 64, 0},
+        {"--contact-height-mm", CLI_REAL, &contact_mm, 0, INFINITY, 0},
+        {"--contact-speed", CLI_REAL, &o->metrics.contact.speed_mps, 0, INFINITY, 0},
+    };
+    const int rc = cli_parse("run", argc, argv, options, (int)(sizeof options / sizeof options[0]), &o->clip_params,
+                             RUN_USAGE);
+    if (rc != 0)
+        return rc;
+    o->metrics.shell_distance_m = shell_mm / 1000;
+    o->metrics.precision_m = precision_mm / 1000;
+    o->metrics.contact.height_m = contact_mm / 1000;
     if (!o->clip || !o->codec) {
-        fprintf(stderr, "usage: animbench run --clip NAME --codec NAME [--tol-mm X] [--lever-m X] [--step N]\n"
-                        "                     [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--json FILE]\n"
-                        "                     [--unit-m X] [--up y|z]   (a .bvh file or a folder of them as --clip)\n"
-                        "                     [--shell-mm 30] [--precision-mm 0.1] [--substeps 4]\n"
-                        "                     [--contact-height-mm 60] [--contact-speed 0.5]\n");
+        fprintf(stderr, "animbench run: needs --clip and --codec\n%s", RUN_USAGE);
         return -1;
     }
     return 0;
@@ -204,8 +184,9 @@ void print_point_report(const measured_clip *mc, const point_result *r)
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
     run_options o;
-    if (parse_run(argc, argv, &o) != 0)
-        return 2;
+    const int parsed = parse_run(argc, argv, &o);
+    if (parsed != 0)
+        return parsed == 1 ? 0 : 2;
     const codec *c = codec_find(o.codec);
     if (!c) {
         fprintf(stderr, "animbench run: unknown codec '%s' (animbench list shows them)\n", o.codec);

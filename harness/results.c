@@ -1,6 +1,9 @@
 #include "results.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -238,8 +241,52 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     return j;
 }
 
+static unsigned long long atomic_writes, atomic_bytes;
+
+void results_write_stats(unsigned long long *files, unsigned long long *bytes)
+{
+    *files = atomic_writes;
+    *bytes = atomic_bytes;
+}
+
+/* PATH.tmp.PID files whose process is gone were left by a killed run:
+ * removed before writing PATH again. */
+static void remove_stale_temporaries(const char *path)
+{
+    char folder[4096];
+    const char *slash = strrchr(path, '/');
+    const char *base = slash ? slash + 1 : path;
+    snprintf(folder, sizeof folder, "%.*s", slash ? (int)(slash - path) : 1, slash ? path : ".");
+    if (slash == path)
+        snprintf(folder, sizeof folder, "/");
+    DIR *d = opendir(folder);
+    if (!d)
+        return;
+    const size_t n = strlen(base);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, base, n) != 0 || strncmp(e->d_name + n, ".tmp.", 5) != 0)
+            continue;
+        char *end;
+        const long pid = strtol(e->d_name + n + 5, &end, 10);
+        if (*end != '\0' || pid <= 0 || pid == (long)getpid())
+            continue;
+        if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+            continue; /* its writer may still be running */
+        char stale[8192];
+        snprintf(stale, sizeof stale, "%s/%s", folder, e->d_name);
+        unlink(stale);
+    }
+    closedir(d);
+}
+
 int write_file_atomic(const char *path, const char *text, size_t size, char *err, size_t err_size)
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        snprintf(err, err_size, "cannot write %s: it is a folder; give a file name", path);
+        return -1;
+    }
+    remove_stale_temporaries(path);
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
@@ -259,6 +306,8 @@ int write_file_atomic(const char *path, const char *text, size_t size, char *err
         unlink(tmp);
         return -1;
     }
+    atomic_writes++;
+    atomic_bytes += size;
     return 0;
 }
 

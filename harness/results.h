@@ -29,7 +29,11 @@ cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_s
 /* Reads a results file.  *missing is set when it does not exist. */
 cJSON *results_read(const char *path, int *missing, char *err, size_t err_size);
 
-/* Writes text atomically, the same way. */
+/* Writes text atomically, the same way; a folder as path is refused, and
+ * PATH.tmp.PID files left by killed processes are removed first. */
 int write_file_atomic(const char *path, const char *text, size_t size, char *err, size_t err_size);
+/* Files and bytes written by write_file_atomic in this process (for tests
+ * that writing stays linear). */
+void results_write_stats(unsigned long long *files, unsigned long long *bytes);
 
 #endif

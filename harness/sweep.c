@@ -1,18 +1,31 @@
 /* `animbench sweep FILE`: runs a sweep definition (docs/sweeps.md).
  *
  * A sweep is a declared product of clips, codecs and parameter lists.  Every
- * point is stored with its parameters; a point already in the output for the
- * same code version, clip and parameters is skipped unless --force; the
- * output is rewritten atomically after every batch, so a sweep killed midway
- * leaves a whole file and a rerun measures only what is missing.  Tables for
- * plotting are exported from the stored results afterwards. */
+ * point is stored with its parameters and the definition that asked for it.
+ *
+ * The output is never silently lost: points of the output that another
+ * definition measured are kept; only this definition's own points that it no
+ * longer names (or that an older code version measured) are replaced.  While
+ * it runs, a sweep holds an exclusive lock on OUTPUT.lock, appends each
+ * measured point to OUTPUT.journal (one JSON line, synced per batch) and, at
+ * the end, writes OUTPUT once, atomically, and removes the journal.  Writing
+ * is linear in the points measured; a sweep killed at any moment leaves the
+ * previous whole OUTPUT plus a journal that the next run takes its points
+ * from.  Tables for plotting are exported from the stored results afterwards. */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "../codecs/acl_codec.h"
+#include "../core/limits.h"
+#include "../core/text_file.h"
+#include "cli_flags.h"
 #include "commands.h"
 #include "export.h"
 #include "measure.h"
@@ -21,8 +34,7 @@
 #include "results.h"
 #include "sweep.h"
 
-#define MAX_POINTS 20000
-#define MAX_CLIPS 256
+#define MAX_CLIPS 4096
 
 typedef struct sweep_point {
     int clip;          /* index into the clip cache */
@@ -31,6 +43,8 @@ typedef struct sweep_point {
     bool histogram;
     bool duplicate;
     char key[512];
+    const cJSON *stored; /* the point as found on disk or in the journal */
+    struct sweep_point *stored_first; /* a duplicate: the point that is measured for it */
     /* filled by a worker */
     cJSON *result;
     char error[512];
@@ -38,6 +52,7 @@ typedef struct sweep_point {
 
 typedef struct sweep {
     const char *path;
+    char definition[1024]; /* the definition's path, normalised: with the name, whose points are whose */
     char name[128], output[1024];
     clip_params clip_params;
     metric_params metrics;
@@ -46,7 +61,7 @@ typedef struct sweep {
     measured_clip *clips[MAX_CLIPS];
     int clip_count;
     sweep_point *points;
-    int point_count;
+    int point_count, point_capacity;
 } sweep;
 
 static int def_error(const sweep *s, const char *what)
@@ -67,35 +82,74 @@ static int clip_index(sweep *s, const char *name, const clip_params *p)
     return s->clip_count++;
 }
 
+/* Unknown keys are errors everywhere: a misspelt "tol" must not silently
+ * become the default tolerance. */
+static int known_keys(const sweep *s, const cJSON *object, const char *where, const char *const *known)
+{
+    for (const cJSON *e = object->child; e; e = e->next) {
+        int ok = 0;
+        for (int k = 0; known[k]; k++)
+            ok |= strcmp(e->string, known[k]) == 0;
+        if (!ok) {
+            char msg[600];
+            int n = snprintf(msg, sizeof msg, "%s: unknown field \"%s\"; known:", where, e->string);
+            for (int k = 0; known[k] && n < (int)sizeof msg; k++)
+                n += snprintf(msg + n, sizeof msg - (size_t)n, " %s", known[k]);
+            return def_error(s, msg);
+        }
+    }
+    return 0;
+}
+
+/* A number within lo..hi (lo excluded when lo_open), an integer when asked;
+ * checked before any cast.  Returns 0 or -1 after a message. */
+static int number_in(const sweep *s, const cJSON *v, const char *where, double lo, double hi, bool lo_open,
+                     bool integer, double *out)
+{
+    const bool ok = cJSON_IsNumber(v) && isfinite(v->valuedouble) &&
+                    (lo_open ? v->valuedouble > lo : v->valuedouble >= lo) && v->valuedouble <= hi &&
+                    (!integer || v->valuedouble == floor(v->valuedouble));
+    if (!ok) {
+        char msg[300], found[64] = "not a number";
+        if (cJSON_IsNumber(v))
+            snprintf(found, sizeof found, "%.15g", v->valuedouble);
+        snprintf(msg, sizeof msg, "%s: expected %s %s %.15g%s%.15g, found %s", where, integer ? "an integer" : "a number",
+                 lo_open ? "above" : "from", lo, isinf(hi) ? "" : " to ", isinf(hi) ? 0.0 : hi, found);
+        if (isinf(hi)) /* "above 0" reads better without "to inf" */
+            snprintf(msg, sizeof msg, "%s: expected %s %s %.15g, found %s", where,
+                     integer ? "an integer" : "a number", lo_open ? "above" : "of at least", lo, found);
+        return def_error(s, msg);
+    }
+    *out = v->valuedouble;
+    return 0;
+}
+
 /* A clip entry: a name or path (a folder stands for its .bvh files), or
  * {"clip": NAME, "unit_m": X, "up": "y" | "z"}.  Returns the count added to
  * idx, or -1 after a message. */
 static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
 {
     char msg[600];
-    const cJSON *name = cJSON_IsString(e) ? e : cJSON_GetObjectItem(e, "clip");
+    const cJSON *name = cJSON_IsString(e) ? e : cJSON_GetObjectItemCaseSensitive(e, "clip");
     if (!cJSON_IsString(name)) {
         snprintf(msg, sizeof msg, "run %d: a clip is a name or {\"clip\": NAME, \"unit_m\": X, \"up\": \"y\"}", run);
         return def_error(s, msg);
     }
     clip_params p = s->clip_params;
     if (cJSON_IsObject(e)) {
-        for (const cJSON *k = e->child; k; k = k->next)
-            if (strcmp(k->string, "clip") != 0 && strcmp(k->string, "unit_m") != 0 && strcmp(k->string, "up") != 0) {
-                snprintf(msg, sizeof msg, "run %d, clip '%s': unknown field '%s'", run, name->valuestring, k->string);
-                return def_error(s, msg);
-            }
-        const cJSON *unit = cJSON_GetObjectItem(e, "unit_m"), *up = cJSON_GetObjectItem(e, "up");
-        if (unit && (!cJSON_IsNumber(unit) || !(unit->valuedouble > 0))) {
-            snprintf(msg, sizeof msg, "run %d, clip '%s': unit_m must be a number above 0", run, name->valuestring);
-            return def_error(s, msg);
-        }
+        static const char *const KNOWN[] = {"clip", "unit_m", "up", NULL};
+        snprintf(msg, sizeof msg, "run %d, clip '%s'", run, name->valuestring);
+        if (known_keys(s, e, msg, KNOWN) != 0)
+            return -1;
+        const cJSON *unit = cJSON_GetObjectItemCaseSensitive(e, "unit_m"),
+                    *up = cJSON_GetObjectItemCaseSensitive(e, "up");
+        snprintf(msg, sizeof msg, "run %d, clip '%s': unit_m", run, name->valuestring);
+        if (unit && number_in(s, unit, msg, 0, 1000, true, false, &p.unit_m) != 0)
+            return -1;
         if (up && (!cJSON_IsString(up) || (strcmp(up->valuestring, "y") != 0 && strcmp(up->valuestring, "z") != 0))) {
             snprintf(msg, sizeof msg, "run %d, clip '%s': up must be \"y\" or \"z\"", run, name->valuestring);
             return def_error(s, msg);
         }
-        if (unit)
-            p.unit_m = unit->valuedouble;
         if (up)
             p.up_axis = up->valuestring[0] == 'y' ? 1 : 2;
     }
@@ -110,7 +164,8 @@ static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
         const int ci = clip_index(s, names[i], &p);
         if (ci < 0) {
             clip_names_free(names, count);
-            return def_error(s, "too many distinct clips");
+            snprintf(msg, sizeof msg, "more than %d distinct clips", MAX_CLIPS);
+            return def_error(s, msg);
         }
         idx[added++] = ci;
     }
@@ -118,106 +173,157 @@ static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
     return added;
 }
 
-static int number_list(const sweep *s, const cJSON *run, const char *field, double fallback, double *out, int max,
-                       int *count)
+static int number_list(const sweep *s, const cJSON *run, int r, const char *field, double fallback, double lo,
+                       double hi, bool integer, double *out, int max, int *count)
 {
-    const cJSON *v = cJSON_GetObjectItem(run, field);
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, field);
     if (!v) {
         out[0] = fallback;
         *count = 1;
         return 0;
     }
+    char msg[128];
     if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) == 0 || cJSON_GetArraySize(v) > max) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "\"%s\" must be a list of 1 to %d numbers", field, max);
+        snprintf(msg, sizeof msg, "run %d: \"%s\" must be a list of 1 to %d numbers", r, field, max);
         return def_error(s, msg);
     }
     *count = 0;
     const cJSON *e;
     cJSON_ArrayForEach(e, v)
     {
-        if (!cJSON_IsNumber(e) || !(e->valuedouble > 0) || !isfinite(e->valuedouble)) {
-            char msg[128];
-            snprintf(msg, sizeof msg, "\"%s\" holds a value that is not a number above 0", field);
-            return def_error(s, msg);
-        }
-        out[(*count)++] = e->valuedouble;
+        snprintf(msg, sizeof msg, "run %d: \"%s\"[%d]", r, field, *count);
+        if (number_in(s, e, msg, lo, hi, !integer, integer, &out[*count]) != 0)
+            return -1;
+        (*count)++;
     }
+    return 0;
+}
+
+static sweep_point *new_point(sweep *s)
+{
+    if (s->point_count == LIMIT_SWEEP_POINTS) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "more than %d points (the limit of one sweep)", LIMIT_SWEEP_POINTS);
+        def_error(s, msg);
+        return NULL;
+    }
+    if (s->point_count == s->point_capacity) {
+        const int cap = s->point_capacity ? s->point_capacity * 2 : 256;
+        sweep_point *more = realloc(s->points, (size_t)cap * sizeof *more);
+        if (!more) {
+            def_error(s, "out of memory");
+            return NULL;
+        }
+        s->points = more;
+        s->point_capacity = cap;
+    }
+    sweep_point *p = &s->points[s->point_count++];
+    memset(p, 0, sizeof *p);
+    return p;
+}
+
+static int parse_clip_params(sweep *s, const cJSON *cp)
+{
+    static const char *const KNOWN[] = {"fps", "walk_seconds", "jump_seconds", "seed", NULL};
+    if (!cJSON_IsObject(cp))
+        return def_error(s, "clip_params must be an object");
+    if (known_keys(s, cp, "clip_params", KNOWN) != 0)
+        return -1;
+    const cJSON *v;
+    double seed = 0;
+    if ((v = cJSON_GetObjectItemCaseSensitive(cp, "fps")) &&
+        number_in(s, v, "clip_params.fps", LIMIT_RATE_MIN_HZ, LIMIT_RATE_MAX_HZ, false, false, &s->clip_params.fps))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(cp, "walk_seconds")) &&
+        number_in(s, v, "clip_params.walk_seconds", 0, INFINITY, true, false, &s->clip_params.walk_seconds))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(cp, "jump_seconds")) &&
+        number_in(s, v, "clip_params.jump_seconds", 0, INFINITY, true, false, &s->clip_params.jump_seconds))
+        return -1;
+    if ((v = cJSON_GetObjectItemCaseSensitive(cp, "seed"))) {
+        if (number_in(s, v, "clip_params.seed", 0, 4294967295.0, false, true, &seed))
+            return -1;
+        s->clip_params.seed = (uint32_t)seed;
+    }
+    return 0;
+}
+
+static int parse_metrics(sweep *s, const cJSON *mp)
+{
+    static const char *const KNOWN[] = {"shell_mm", "precision_mm", "substeps", "contact_height_mm",
+                                        "contact_speed_m_per_s", NULL};
+    if (!cJSON_IsObject(mp))
+        return def_error(s, "metrics must be an object");
+    if (known_keys(s, mp, "metrics", KNOWN) != 0)
+        return -1;
+    const cJSON *v;
+    double x = 0;
+    if ((v = cJSON_GetObjectItemCaseSensitive(mp, "shell_mm"))) {
+        if (number_in(s, v, "metrics.shell_mm", 0, INFINITY, true, false, &x))
+            return -1;
+        s->metrics.shell_distance_m = x / 1000;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(mp, "precision_mm"))) {
+        if (number_in(s, v, "metrics.precision_mm", 0, INFINITY, true, false, &x))
+            return -1;
+        s->metrics.precision_m = x / 1000;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(mp, "substeps"))) {
+        if (number_in(s, v, "metrics.substeps", 1, 64, false, true, &x))
+            return -1;
+        s->metrics.substeps = (int)x;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(mp, "contact_height_mm"))) {
+        if (number_in(s, v, "metrics.contact_height_mm", 0, INFINITY, false, false, &x))
+            return -1;
+        s->metrics.contact.height_m = x / 1000;
+    }
+    if ((v = cJSON_GetObjectItemCaseSensitive(mp, "contact_speed_m_per_s")) &&
+        number_in(s, v, "metrics.contact_speed_m_per_s", 0, INFINITY, false, false, &s->metrics.contact.speed_mps))
+        return -1;
     return 0;
 }
 
 static int parse_definition(sweep *s, const cJSON *doc)
 {
-    const cJSON *name = cJSON_GetObjectItem(doc, "name"), *output = cJSON_GetObjectItem(doc, "output");
-    const cJSON *runs = cJSON_GetObjectItem(doc, "runs");
-    if (!cJSON_IsString(name) || !cJSON_IsString(output))
-        return def_error(s, "needs \"name\" and \"output\" strings");
+    static const char *const TOP[] = {"name", "output", "about", "clip_params", "metrics", "runs", NULL};
+    if (!cJSON_IsObject(doc))
+        return def_error(s, "a sweep definition is a JSON object");
+    if (known_keys(s, doc, "the definition", TOP) != 0)
+        return -1;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(doc, "name"),
+                *output = cJSON_GetObjectItemCaseSensitive(doc, "output");
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(doc, "runs");
+    if (!cJSON_IsString(name) || !cJSON_IsString(output) || !name->valuestring[0] || !output->valuestring[0])
+        return def_error(s, "needs non-empty \"name\" and \"output\" strings");
+    if (strlen(name->valuestring) >= sizeof s->name || strlen(output->valuestring) >= sizeof s->output - 16)
+        return def_error(s, "\"name\" or \"output\" is too long");
     if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0)
         return def_error(s, "needs a non-empty \"runs\" list");
     snprintf(s->name, sizeof s->name, "%s", name->valuestring);
     snprintf(s->output, sizeof s->output, "%s", output->valuestring);
     s->clip_params = CLIP_DEFAULTS;
-    const cJSON *cp = cJSON_GetObjectItem(doc, "clip_params");
-    if (cp) {
-        static const char *const KNOWN[] = {"fps", "walk_seconds", "jump_seconds", "seed", NULL};
-        for (const cJSON *e = cp->child; e; e = e->next) {
-            int known = 0;
-            for (int k = 0; KNOWN[k]; k++)
-                known |= strcmp(e->string, KNOWN[k]) == 0;
-            if (!known || !cJSON_IsNumber(e) || !(e->valuedouble >= 0)) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "clip_params.%s: unknown, or not a number of 0 or more", e->string);
-                return def_error(s, msg);
-            }
-        }
-        const cJSON *v;
-        if ((v = cJSON_GetObjectItem(cp, "fps")) && v->valuedouble > 0)
-            s->clip_params.fps = v->valuedouble;
-        if ((v = cJSON_GetObjectItem(cp, "walk_seconds")) && v->valuedouble > 0)
-            s->clip_params.walk_seconds = v->valuedouble;
-        if ((v = cJSON_GetObjectItem(cp, "jump_seconds")) && v->valuedouble > 0)
-            s->clip_params.jump_seconds = v->valuedouble;
-        if ((v = cJSON_GetObjectItem(cp, "seed")))
-            s->clip_params.seed = (uint32_t)v->valuedouble;
-    }
+    const cJSON *cp = cJSON_GetObjectItemCaseSensitive(doc, "clip_params");
+    if (cp && parse_clip_params(s, cp) != 0)
+        return -1;
     metric_params_default(&s->metrics);
-    const cJSON *mp = cJSON_GetObjectItem(doc, "metrics");
-    if (mp) {
-        static const char *const KNOWN[] = {"shell_mm", "precision_mm", "substeps", "contact_height_mm",
-                                            "contact_speed_m_per_s", NULL};
-        for (const cJSON *e = mp->child; e; e = e->next) {
-            int known = 0;
-            for (int k = 0; KNOWN[k]; k++)
-                known |= strcmp(e->string, KNOWN[k]) == 0;
-            if (!known || !cJSON_IsNumber(e) || !(e->valuedouble >= 0) ||
-                (strcmp(e->string, "substeps") == 0 && (e->valuedouble < 1 || e->valuedouble > 64))) {
-                char msg[160];
-                snprintf(msg, sizeof msg, "metrics.%s: unknown, or not a number in range", e->string);
-                return def_error(s, msg);
-            }
-        }
-        const cJSON *v;
-        if ((v = cJSON_GetObjectItem(mp, "shell_mm")) && v->valuedouble > 0)
-            s->metrics.shell_distance_m = v->valuedouble / 1000;
-        if ((v = cJSON_GetObjectItem(mp, "precision_mm")) && v->valuedouble > 0)
-            s->metrics.precision_m = v->valuedouble / 1000;
-        if ((v = cJSON_GetObjectItem(mp, "substeps")))
-            s->metrics.substeps = (int)v->valuedouble;
-        if ((v = cJSON_GetObjectItem(mp, "contact_height_mm")))
-            s->metrics.contact.height_m = v->valuedouble / 1000;
-        if ((v = cJSON_GetObjectItem(mp, "contact_speed_m_per_s")))
-            s->metrics.contact.speed_mps = v->valuedouble;
-    }
-    s->points = calloc(MAX_POINTS, sizeof *s->points);
-    if (!s->points)
-        return def_error(s, "out of memory");
+    const cJSON *mp = cJSON_GetObjectItemCaseSensitive(doc, "metrics");
+    if (mp && parse_metrics(s, mp) != 0)
+        return -1;
+    static const char *const RUN_KEYS[] = {"clips", "codecs", "tol_mm", "lever_m", "step", "key_histogram", NULL};
     int r = 0;
     const cJSON *run;
     cJSON_ArrayForEach(run, runs)
     {
         r++;
-        const cJSON *clips = cJSON_GetObjectItem(run, "clips"), *codecs = cJSON_GetObjectItem(run, "codecs");
         char msg[256];
+        snprintf(msg, sizeof msg, "run %d", r);
+        if (!cJSON_IsObject(run))
+            return def_error(s, "every run is an object");
+        if (known_keys(s, run, msg, RUN_KEYS) != 0)
+            return -1;
+        const cJSON *clips = cJSON_GetObjectItemCaseSensitive(run, "clips"),
+                    *codecs = cJSON_GetObjectItemCaseSensitive(run, "codecs");
         if (!cJSON_IsArray(clips) || !cJSON_IsArray(codecs) || !cJSON_GetArraySize(clips) ||
             !cJSON_GetArraySize(codecs)) {
             snprintf(msg, sizeof msg, "run %d needs non-empty \"clips\" and \"codecs\" lists", r);
@@ -225,12 +331,18 @@ static int parse_definition(sweep *s, const cJSON *doc)
         }
         double tols[64], levers[16], steps[64];
         int ntol, nlever, nstep;
-        if (number_list(s, run, "tol_mm", 1.0, tols, 64, &ntol) || number_list(s, run, "lever_m", 0.35, levers, 16, &nlever) ||
-            number_list(s, run, "step", 2, steps, 64, &nstep))
+        if (number_list(s, run, r, "tol_mm", 1.0, 0, INFINITY, false, tols, 64, &ntol) ||
+            number_list(s, run, r, "lever_m", 0.35, 0, INFINITY, false, levers, 16, &nlever) ||
+            number_list(s, run, r, "step", 2, 1, LIMIT_FRAMES_MAX, true, steps, 64, &nstep))
             return -1;
-        const cJSON *hist = cJSON_GetObjectItem(run, "key_histogram");
+        const cJSON *hist = cJSON_GetObjectItemCaseSensitive(run, "key_histogram");
+        if (hist && !cJSON_IsBool(hist)) {
+            snprintf(msg, sizeof msg, "run %d: \"key_histogram\" is true or false", r);
+            return def_error(s, msg);
+        }
         const cJSON *clip, *cod;
-        int run_clips[MAX_CLIPS], nrun = 0;
+        static int run_clips[MAX_CLIPS];
+        int nrun = 0;
         cJSON_ArrayForEach(clip, clips)
         {
             const int added = clip_entry(s, clip, r, run_clips + nrun, MAX_CLIPS - nrun);
@@ -260,9 +372,9 @@ static int parse_definition(sweep *s, const cJSON *doc)
                 for (int t = 0; t < nt; t++)
                     for (int l = 0; l < nl; l++)
                         for (int k = 0; k < ns; k++) {
-                            if (s->point_count == MAX_POINTS)
-                                return def_error(s, "more than 20000 points");
-                            sweep_point *p = &s->points[s->point_count++];
+                            sweep_point *p = new_point(s);
+                            if (!p)
+                                return -1;
                             p->clip = ci;
                             p->codec = c;
                             p->params = (codec_params){c->flags & CODEC_USES_TOLERANCE ? tols[t] : 1.0,
@@ -307,48 +419,338 @@ static void measure_job(void *ctx, int index)
     const measured_clip *mc = s->clips[p->clip];
     if (measure_point(mc, p->codec, &p->params, p->histogram, &r, p->error, sizeof p->error) == 0) {
         p->result = results_point(mc, &r);
+        cJSON *owner = cJSON_AddObjectToObject(p->result, "sweep");
+        cJSON_AddStringToObject(owner, "name", s->name);
+        cJSON_AddStringToObject(owner, "definition", s->definition);
         point_result_free(&r);
     }
 }
 
-/* The output document: the context of this run, then every point of the
- * definition that has a result, in definition order. */
-static cJSON *assemble(const sweep *s, cJSON *existing, int argc, char **argv)
+/* ------------------------------------------------- what is already stored */
+
+/* The definition's path as a stable name: "./a//b.json" and "a/b.json" are
+ * the same definition; an absolute path under the working folder is made
+ * relative, so that the name does not depend on where the checkout is. */
+static void normalise_path(const char *path, char *out, size_t n)
 {
+    char cwd[4096];
+    const char *p = path;
+    if (path[0] == '/' && getcwd(cwd, sizeof cwd)) {
+        const size_t len = strlen(cwd);
+        if (strncmp(path, cwd, len) == 0 && path[len] == '/')
+            p = path + len + 1;
+    }
+    size_t k = 0;
+    while (*p && k + 1 < n) {
+        if (p[0] == '/' && (k == 0 ? path[0] != '/' || p != path : out[k - 1] == '/')) {
+            p++;
+            continue;
+        }
+        if (p[0] == '.' && p[1] == '/' && (k == 0 || out[k - 1] == '/')) {
+            p += 2;
+            continue;
+        }
+        out[k++] = *p++;
+    }
+    out[k] = '\0';
+}
+
+typedef struct stored_point {
+    const char *key;
+    int order; /* journal entries first, then the output's, each in file order */
+    cJSON *point;
+    bool own;  /* measured for this definition (same name and definition path) */
+    bool used; /* taken by a point of this definition */
+} stored_point;
+
+typedef struct store {
+    stored_point *items; /* sorted by key; the journal's entry wins over the output's */
+    int count;
+    cJSON *output_doc;
+    cJSON *journal_points; /* an array owning the points read from the journal */
+    int from_journal;
+} store;
+
+static int by_key_then_order(const void *a, const void *b)
+{
+    const stored_point *x = a, *y = b;
+    const int c = strcmp(x->key, y->key);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+/* A point is this definition's when it names it; a point written before
+ * points named their definition is this definition's when the file was
+ * written by `sweep` with this definition. */
+static bool owned_by(const sweep *s, const cJSON *point, bool legacy_owner)
+{
+    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(point, "sweep");
+    if (!owner)
+        return legacy_owner;
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(owner, "name"),
+                *def = cJSON_GetObjectItemCaseSensitive(owner, "definition");
+    return cJSON_IsString(name) && cJSON_IsString(def) && strcmp(name->valuestring, s->name) == 0 &&
+           strcmp(def->valuestring, s->definition) == 0;
+}
+
+static bool written_by_this_definition(const sweep *s, const cJSON *doc)
+{
+    const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "context"),
+                                                        "command_line");
+    const cJSON *arg;
+    bool is_sweep = false;
+    cJSON_ArrayForEach(arg, cmd)
+    {
+        if (!cJSON_IsString(arg))
+            continue;
+        char norm[1024];
+        normalise_path(arg->valuestring, norm, sizeof norm);
+        if (is_sweep && strcmp(norm, s->definition) == 0)
+            return true;
+        is_sweep |= strcmp(arg->valuestring, "sweep") == 0;
+    }
+    return false;
+}
+
+static int store_add(store *st, int *cap, cJSON *point, bool own)
+{
+    const cJSON *k = cJSON_GetObjectItemCaseSensitive(point, "key");
+    if (!cJSON_IsString(k))
+        return 0; /* not a point of ours to match; kept as it is (foreign) below */
+    if (st->count == *cap) {
+        *cap = *cap ? *cap * 2 : 256;
+        stored_point *more = realloc(st->items, (size_t)*cap * sizeof *more);
+        if (!more)
+            return -1;
+        st->items = more;
+    }
+    st->items[st->count] = (stored_point){k->valuestring, st->count, point, own, false};
+    st->count++;
+    return 0;
+}
+
+/* Reads the journal a killed run left: every whole line is a point; a line
+ * cut by the kill is ignored. */
+static int read_journal(const char *path, store *st, char *err, size_t err_size)
+{
+    size_t len;
+    int error_number;
+    char *text = read_whole_file(path, LIMIT_JSON_FILE_BYTES, &len, &error_number, err, err_size);
+    if (!text)
+        return error_number == ENOENT ? 0 : -1;
+    st->journal_points = cJSON_CreateArray();
+    for (char *line = text, *nl; (nl = memchr(line, '\n', len - (size_t)(line - text))); line = nl + 1) {
+        cJSON *point = cJSON_ParseWithLength(line, (size_t)(nl - line));
+        if (cJSON_IsObject(point) && cJSON_GetObjectItemCaseSensitive(point, "key")) {
+            cJSON_AddItemToArray(st->journal_points, point);
+            st->from_journal++;
+        } else {
+            cJSON_Delete(point); /* the header line */
+        }
+    }
+    free(text);
+    return 0;
+}
+
+static void store_free(store *st)
+{
+    free(st->items);
+    cJSON_Delete(st->output_doc);
+    cJSON_Delete(st->journal_points);
+    memset(st, 0, sizeof *st);
+}
+
+static int store_load(const sweep *s, const char *journal, store *st)
+{
+    memset(st, 0, sizeof *st);
+    int missing, cap = 0;
+    char err[600];
+    st->output_doc = results_read(s->output, &missing, err, sizeof err);
+    if (!st->output_doc && !missing) {
+        fprintf(stderr, "animbench sweep: %s (move it away or fix it; it was not touched)\n", err);
+        return -1;
+    }
+    if (read_journal(journal, st, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench sweep: %s (move it away; it was not touched)\n", err);
+        return -1;
+    }
+    const bool legacy = st->output_doc && written_by_this_definition(s, st->output_doc);
+    cJSON *p;
+    cJSON_ArrayForEach(p, st->journal_points)
+    {
+        if (store_add(st, &cap, p, owned_by(s, p, false)) != 0)
+            return -1;
+    }
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"))
+    {
+        if (store_add(st, &cap, p, owned_by(s, p, legacy)) != 0)
+            return -1;
+    }
+    qsort(st->items, (size_t)st->count, sizeof *st->items, by_key_then_order);
+    return 0;
+}
+
+/* The first stored point with this key (the journal's, when both have it). */
+static stored_point *store_find(store *st, const char *key)
+{
+    int lo = 0, hi = st->count;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        if (strcmp(st->items[mid].key, key) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < st->count && strcmp(st->items[lo].key, key) == 0 ? &st->items[lo] : NULL;
+}
+
+static int point_by_key_then_index(const void *a, const void *b)
+{
+    const sweep_point *x = *(sweep_point *const *)a, *y = *(sweep_point *const *)b;
+    const int c = strcmp(x->key, y->key);
+    return c ? c : (x > y) - (x < y);
+}
+
+static void mark_used(store *st, const char *key)
+{
+    for (stored_point *sp = store_find(st, key); sp && sp < st->items + st->count && strcmp(sp->key, key) == 0; sp++)
+        sp->used = true;
+}
+
+/* Adds "name (definition)" of a kept point's definition to a list of them. */
+static void note_owner(const cJSON *point, char *owners, size_t n)
+{
+    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(point, "sweep");
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(owner, "name"),
+                *def = cJSON_GetObjectItemCaseSensitive(owner, "definition");
+    char who[700];
+    if (cJSON_IsString(name) && cJSON_IsString(def))
+        snprintf(who, sizeof who, "sweep '%s' (%s)", name->valuestring, def->valuestring);
+    else
+        snprintf(who, sizeof who, "points that name no sweep");
+    if (strstr(owners, who))
+        return;
+    const size_t len = strlen(owners);
+    if (len + strlen(who) + 8 < n)
+        snprintf(owners + len, n - len, "%s%s", len ? ", " : "", who);
+    else if (len + 5 < n && !strstr(owners, "..."))
+        snprintf(owners + len, n - len, ", ...");
+}
+
+/* The output document: the context of this run; every point of the
+ * definition that has a result, in definition order; then every point of
+ * other definitions, as found.  *dropped counts this definition's stored
+ * points that it no longer names. */
+static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dropped, int *foreign, char *owners,
+                       size_t owners_size)
+{
+    owners[0] = '\0';
     cJSON *doc = results_document(argc, argv);
     cJSON *points = cJSON_GetObjectItem(doc, "points");
     for (int i = 0; i < s->point_count; i++) {
         const sweep_point *p = &s->points[i];
         if (p->duplicate)
             continue;
-        if (p->result) {
-            cJSON_AddItemToArray(points, cJSON_Duplicate(p->result, 1));
-            continue;
-        }
+        const stored_point *sp = p->result || p->stored ? NULL : store_find(st, p->key);
+        const cJSON *point = p->result ? p->result : p->stored ? p->stored : sp ? sp->point : NULL;
+        if (point) /* a point that failed again under --force keeps its stored figures */
+            cJSON_AddItemToArray(points, cJSON_Duplicate(point, 1));
+        mark_used(st, p->key);
+    }
+    *dropped = *foreign = 0;
+    for (int i = 0; i < st->count; i++)
+        *dropped += st->items[i].own && !st->items[i].used;
+    const cJSON *sources[2] = {cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"), st->journal_points};
+    for (int src = 0; src < 2; src++) {
         const cJSON *old;
-        cJSON_ArrayForEach(old, cJSON_GetObjectItem(existing, "points"))
+        cJSON_ArrayForEach(old, sources[src])
         {
-            const cJSON *k = cJSON_GetObjectItem(old, "key");
-            if (cJSON_IsString(k) && strcmp(k->valuestring, p->key) == 0) {
-                cJSON_AddItemToArray(points, cJSON_Duplicate(old, 1));
-                break;
-            }
+            const cJSON *k = cJSON_GetObjectItemCaseSensitive(old, "key");
+            stored_point *sp = cJSON_IsString(k) ? store_find(st, k->valuestring) : NULL;
+            if (sp && (sp->used || sp->own))
+                continue;
+            cJSON_AddItemToArray(points, cJSON_Duplicate(old, 1));
+            (*foreign)++;
+            note_owner(old, owners, owners_size);
+            if (sp)
+                mark_used(st, sp->key);
         }
     }
+    for (int i = 0; i < st->count; i++)
+        st->items[i].used = false;
     return doc;
 }
 
-static bool on_disk(const cJSON *existing, const char *key)
+/* ------------------------------------------------- lock and journal */
+
+/* An exclusive lock on OUTPUT.lock for the whole run: a second sweep on the
+ * same output stops with a message instead of overwriting the first's
+ * points.  The lock dies with its process, so a killed sweep never leaves
+ * the output locked.  Returns the descriptor or -1 after a message. */
+static int lock_output(const char *output)
 {
-    const cJSON *old;
-    cJSON_ArrayForEach(old, cJSON_GetObjectItem(existing, "points"))
-    {
-        const cJSON *k = cJSON_GetObjectItem(old, "key");
-        if (cJSON_IsString(k) && strcmp(k->valuestring, key) == 0)
-            return true;
+    char path[1100];
+    snprintf(path, sizeof path, "%s.lock", output);
+    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) {
+        fprintf(stderr, "animbench sweep: cannot create the lock %s: %s\n", path, strerror(errno));
+        return -1;
     }
-    return false;
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        char holder[32] = "";
+        const ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
+        holder[n > 0 ? n : 0] = '\0';
+        holder[strcspn(holder, "\n")] = '\0';
+        fprintf(stderr,
+                "animbench sweep: %s is being written by another sweep (process %s, holding %s); wait for it to "
+                "finish or give this definition another \"output\"\n",
+                output, holder[0] ? holder : "unknown", path);
+        close(fd);
+        return -1;
+    }
+    char pid[32];
+    const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+        /* the pid is only for the message above; the lock holds without it */
+    }
+    return fd;
 }
+
+typedef struct journal {
+    char path[1100];
+    FILE *f;
+} journal;
+
+static int journal_append(journal *j, const sweep *s, const cJSON *point)
+{
+    if (!j->f) {
+        j->f = fopen(j->path, "ab");
+        if (!j->f)
+            return -1;
+        if (ftell(j->f) == 0) {
+            cJSON *head = cJSON_CreateObject();
+            cJSON_AddStringToObject(head, "animbench_journal_of", s->output);
+            cJSON_AddStringToObject(head, "sweep", s->name);
+            cJSON_AddStringToObject(head, "definition", s->definition);
+            char *text = cJSON_PrintUnformatted(head);
+            cJSON_Delete(head);
+            const int bad = !text || fprintf(j->f, "%s\n", text) < 0;
+            cJSON_free(text);
+            if (bad)
+                return -1;
+        }
+    }
+    char *text = cJSON_PrintUnformatted(point);
+    const int bad = !text || fprintf(j->f, "%s\n", text) < 0;
+    cJSON_free(text);
+    return bad ? -1 : 0;
+}
+
+static int journal_sync(journal *j)
+{
+    return !j->f || (fflush(j->f) == 0 && fdatasync(fileno(j->f)) == 0) ? 0 : -1;
+}
+
+/* ------------------------------------------------------------- running */
 
 static double now_seconds(void)
 {
@@ -357,34 +759,62 @@ static double now_seconds(void)
     return t.tv_sec + t.tv_nsec * 1e-9;
 }
 
+static void point_label(const sweep *s, const sweep_point *p, char *out, size_t n)
+{
+    const codec *c = p->codec;
+    int k = snprintf(out, n, "%s %s", s->clip_names[p->clip], c->name);
+    if (c->flags & CODEC_USES_TOLERANCE && k < (int)n)
+        k += snprintf(out + k, n - (size_t)k, " tol_mm=%g lever_m=%g", p->params.tol_mm, p->params.lever_m);
+    if (c->flags & CODEC_USES_STEP && k < (int)n)
+        snprintf(out + k, n - (size_t)k, " step=%d", p->params.step);
+}
+
+static bool decodes(const cJSON *point)
+{
+    return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(point, "decoded"), "ok"));
+}
+
+#define SWEEP_USAGE                                                                                        \
+    "usage: animbench sweep FILE [--force] [--keep-going]\n"                                              \
+    "  Runs a sweep definition (docs/sweeps.md) into its output, measuring only the points the output\n"   \
+    "  lacks for this code version.  --force measures every point again; --keep-going measures every\n"   \
+    "  point even when some fail to encode or decode (they are reported, and the exit status is 0).\n"
+
 int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv)
 {
+    sweep_options opt = {false, false};
+    const cli_option options[] = {
+        {"--force", CLI_SWITCH, &opt.force, 0, 0, 0},
+        {"--keep-going", CLI_SWITCH, &opt.keep_going, 0, 0, 0},
+    };
     const char *path = NULL;
-    bool force = false;
+    char *flags[64];
+    int nflags = 0;
     for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--force") == 0)
-            force = true;
-        else if (argv[i][0] == '-' || path) {
-            fprintf(stderr, "usage: animbench sweep FILE [--force]\n");
-            return 2;
-        } else
+        if (argv[i][0] != '-' && !path)
             path = argv[i];
+        else if (nflags < 64)
+            flags[nflags++] = argv[i];
     }
+    const int parsed = cli_parse("sweep", nflags, flags, options, 2, NULL, SWEEP_USAGE);
+    if (parsed != 0)
+        return parsed == 1 ? 0 : 2;
     if (!path) {
-        fprintf(stderr, "usage: animbench sweep FILE [--force]\n");
+        fprintf(stderr, "animbench sweep: needs a definition FILE\n%s", SWEEP_USAGE);
         return 2;
     }
     sweep_stats stats;
-    return sweep_run(path, force, full_argc, full_argv, &stats);
+    return sweep_run(path, &opt, full_argc, full_argv, &stats);
 }
 
-int sweep_run(const char *path, bool force, int full_argc, char **full_argv, sweep_stats *stats)
+int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **full_argv, sweep_stats *stats)
 {
     memset(stats, 0, sizeof *stats);
     sweep s = {0};
     s.path = path;
-    int missing;
-    char err[512];
+    normalise_path(path, s.definition, sizeof s.definition);
+    int missing, lock = -1;
+    char err[600];
     cJSON *def = results_read_json(path, &missing, err, sizeof err);
     if (!def) {
         fprintf(stderr, "animbench sweep: %s\n", missing ? "no such sweep definition" : err);
@@ -394,78 +824,166 @@ int sweep_run(const char *path, bool force, int full_argc, char **full_argv, swe
     }
     int rc = parse_definition(&s, def);
     cJSON_Delete(def);
-    if (rc == 0)
-        rc = load_clips(&s);
-    cJSON *existing = NULL;
-    if (rc == 0) {
-        existing = results_read(s.output, &missing, err, sizeof err);
-        if (!existing && !missing) {
-            fprintf(stderr, "animbench sweep: %s (move it away or fix it; it was not touched)\n", err);
-            rc = -1;
-        }
-    }
     if (rc != 0) {
-        cJSON_Delete(existing);
+        rc = 2;
         goto done;
     }
+    if ((lock = lock_output(s.output)) < 0) {
+        rc = 1;
+        goto done;
+    }
+    if (load_clips(&s) != 0) {
+        rc = 2;
+        goto done;
+    }
+    journal jr = {{0}, NULL};
+    snprintf(jr.path, sizeof jr.path, "%s.journal", s.output);
+    store st;
+    if (store_load(&s, jr.path, &st) != 0) {
+        store_free(&st);
+        rc = 1;
+        goto done;
+    }
+    if (st.from_journal)
+        fprintf(stderr, "[sweep %s] %d points recovered from %s, left by a run that did not finish\n", s.name,
+                st.from_journal, jr.path);
     sweep_point **queue = malloc(((size_t)s.point_count + 1) * sizeof *queue);
+    if (!queue) {
+        fprintf(stderr, "animbench sweep: out of memory\n");
+        store_free(&st);
+        rc = 1;
+        goto done;
+    }
     int todo = 0, skipped = 0, distinct = 0;
-    for (int i = 0; i < s.point_count; i++) {
+    /* duplicates by key, found in one pass over the points sorted by key */
+    for (int i = 0; i < s.point_count; i++)
         results_point_key(s.clips[s.points[i].clip], s.points[i].codec, &s.points[i].params, s.points[i].key,
                           sizeof s.points[i].key);
-        for (int j = 0; j < i; j++)
-            if (strcmp(s.points[j].key, s.points[i].key) == 0) {
-                s.points[i].duplicate = true; /* named by two runs: measured once */
-                s.points[j].histogram |= s.points[i].histogram;
+    {
+        sweep_point **order = malloc(((size_t)s.point_count + 1) * sizeof *order);
+        if (!order) {
+            fprintf(stderr, "animbench sweep: out of memory\n");
+            free(queue);
+            store_free(&st);
+            rc = 1;
+            goto done;
+        }
+        for (int i = 0; i < s.point_count; i++)
+            order[i] = &s.points[i];
+        qsort(order, (size_t)s.point_count, sizeof *order, point_by_key_then_index);
+        for (int i = 1; i < s.point_count; i++)
+            if (strcmp(order[i]->key, order[i - 1]->key) == 0) {
+                sweep_point *first = order[i - 1]->duplicate ? order[i - 1]->stored_first : order[i - 1];
+                order[i]->duplicate = true; /* named by two runs: measured once */
+                order[i]->stored_first = first;
+                first->histogram |= order[i]->histogram;
             }
+        free(order);
     }
     for (int i = 0; i < s.point_count; i++) {
-        if (s.points[i].duplicate)
+        sweep_point *p = &s.points[i];
+        if (p->duplicate)
             continue;
         distinct++;
-        if (!force && existing && on_disk(existing, s.points[i].key))
+        const stored_point *sp = store_find(&st, p->key);
+        if (sp && !opt->force) {
+            p->stored = sp->point;
             skipped++;
-        else
-            queue[todo++] = &s.points[i];
+        } else {
+            queue[todo++] = p;
+        }
     }
-    fprintf(stderr, "[sweep %s] %d points: %d on disk for this code version, %d to measure -> %s\n", s.name,
-            distinct, skipped, todo, s.output);
+    fprintf(stderr, "[sweep %s] %d points: %d stored for this code version, %d to measure -> %s\n", s.name, distinct,
+            skipped, todo, s.output);
     stats->points = distinct;
     stats->on_disk = skipped;
+    stats->recovered = st.from_journal;
     const double start = now_seconds();
     double last_report = start;
     const int batch_size = parallel_thread_count() * 2;
-    for (int done_count = 0; done_count < todo || (todo == 0 && done_count == 0);) {
+    int failures = 0;
+    for (int done_count = 0; done_count < todo;) {
         const int n = todo - done_count < batch_size ? todo - done_count : batch_size;
         batch b = {&s, queue + done_count};
-        if (n > 0)
-            parallel_for(n, measure_job, &b);
+        parallel_for(n, measure_job, &b);
         for (int i = 0; i < n; i++) {
             sweep_point *p = queue[done_count + i];
-            stats->measured += p->result != NULL;
+            char label[300];
+            point_label(&s, p, label, sizeof label);
             if (!p->result) {
-                fprintf(stderr, "animbench sweep: %s\n", p->error);
-                rc = -1;
+                fprintf(stderr, "animbench sweep: %s: %s\n", label, p->error);
+                failures++;
+                continue;
+            }
+            stats->measured++;
+            if (!decodes(p->result)) {
+                const cJSON *why = cJSON_GetObjectItemCaseSensitive(
+                    cJSON_GetObjectItemCaseSensitive(p->result, "decoded"), "error");
+                fprintf(stderr, "animbench sweep: %s: the stream does not decode: %s\n", label,
+                        cJSON_IsString(why) ? why->valuestring : "(no reason given)");
+                failures++;
+            }
+            if (journal_append(&jr, &s, p->result) != 0) {
+                fprintf(stderr, "animbench sweep: cannot append to %s: %s\n", jr.path, strerror(errno));
+                rc = 1;
             }
         }
-        done_count += n;
-        cJSON *doc = assemble(&s, existing, full_argc, full_argv);
-        if (results_write(s.output, doc, err, sizeof err) != 0) {
-            fprintf(stderr, "animbench sweep: %s\n", err);
-            rc = -1;
+        if (journal_sync(&jr) != 0) {
+            fprintf(stderr, "animbench sweep: cannot write %s: %s\n", jr.path, strerror(errno));
+            rc = 1;
         }
-        cJSON_Delete(doc);
-        if (n > 0 && (now_seconds() - last_report >= 0.5 || done_count == todo)) {
+        done_count += n;
+        if (now_seconds() - last_report >= 0.5 || done_count == todo) {
             last_report = now_seconds();
             const sweep_point *last = queue[done_count - 1];
             fprintf(stderr, "[sweep %s] %d/%d measured, %d remaining, %.1f s elapsed (last: %s %s)\n", s.name,
                     done_count, todo, todo - done_count, now_seconds() - start, s.clip_names[last->clip],
                     last->codec->name);
         }
-        if (rc != 0 || todo == 0)
+        if (rc != 0 || (failures && !opt->keep_going))
             break;
     }
-    cJSON_Delete(existing);
+    if (jr.f)
+        fclose(jr.f);
+    int dropped = 0, foreign = 0;
+    char owners[1024];
+    cJSON *doc = assemble(&s, &st, full_argc, full_argv, &dropped, &foreign, owners, sizeof owners);
+    stats->kept_foreign = foreign;
+    stats->dropped = dropped;
+    int undecodable = 0;
+    for (int i = 0; i < s.point_count; i++)
+        undecodable += !s.points[i].duplicate && (s.points[i].result || s.points[i].stored) &&
+                       !decodes(s.points[i].result ? s.points[i].result : s.points[i].stored);
+    stats->undecodable = undecodable;
+    stats->failed = failures;
+    const bool changed = stats->measured > 0 || st.from_journal > 0 || dropped > 0 || !st.output_doc;
+    if (changed) {
+        if (results_write(s.output, doc, err, sizeof err) != 0) {
+            fprintf(stderr, "animbench sweep: %s (the measured points stay in %s)\n", err, jr.path);
+            rc = 1;
+        } else if (unlink(jr.path) != 0 && errno != ENOENT) {
+            fprintf(stderr, "animbench sweep: cannot remove %s: %s\n", jr.path, strerror(errno));
+            rc = 1;
+        }
+    }
+    cJSON_Delete(doc);
+    fprintf(stderr, "[sweep %s] done: %d points of this definition (%d measured now, %d stored)%s", s.name, distinct,
+            stats->measured, skipped, foreign ? "" : "\n");
+    if (foreign)
+        fprintf(stderr, "; %d points of other definitions kept in %s: %s\n", foreign, s.output, owners);
+    if (dropped)
+        fprintf(stderr, "[sweep %s] %d stored points of this definition that it no longer names (or that an older "
+                        "code version measured) were replaced\n", s.name, dropped);
+    if (!changed)
+        fprintf(stderr, "[sweep %s] %s unchanged: every point was already stored\n", s.name, s.output);
+    if (undecodable || failures) {
+        fprintf(stderr, "[sweep %s] %d point%s failed to measure or decode (%d stored that do not decode)%s\n", s.name,
+                failures, failures == 1 ? "" : "s", undecodable,
+                opt->keep_going ? " (--keep-going: exit status 0)" : "; exit status 1 (--keep-going measures on)");
+        if (!opt->keep_going)
+            rc = 1;
+    }
+    store_free(&st);
     for (int i = 0; i < s.point_count; i++)
         cJSON_Delete(s.points[i].result);
     free(queue);
@@ -475,10 +993,12 @@ int sweep_run(const char *path, bool force, int full_argc, char **full_argv, swe
             fprintf(stderr, "animbench sweep: %s\n", err);
     }
 done:
+    if (lock >= 0)
+        close(lock);
     for (int i = 0; i < s.clip_count; i++) {
         measured_clip_free(s.clips[i]);
         free(s.clip_names[i]);
     }
     free(s.points);
-    return rc == 0 ? 0 : 1;
+    return rc == 0 ? 0 : rc == 2 ? 2 : 1;
 }

@@ -3,14 +3,25 @@
 
 #include <stdbool.h>
 
+typedef struct sweep_options {
+    bool force;      /* measure every point again */
+    bool keep_going; /* measure every point even when some fail; exit 0 */
+} sweep_options;
+
 typedef struct sweep_stats {
-    int points;   /* distinct points the definition names */
-    int on_disk;  /* already measured by this code version: skipped */
-    int measured; /* measured by this run */
+    int points;       /* distinct points the definition names */
+    int on_disk;      /* stored for this code version (output or journal): reused */
+    int measured;     /* measured by this run */
+    int recovered;    /* points read back from a journal a killed run left */
+    int kept_foreign; /* points of other definitions kept in the output */
+    int dropped;      /* this definition's stored points it no longer names: replaced */
+    int failed;       /* points that failed to measure or decode in this run */
+    int undecodable;  /* this definition's points in the output whose stream does not decode */
 } sweep_stats;
 
 /* Runs a sweep definition; argc/argv are recorded in the results' context.
- * Returns 0, or 1 after printing what went wrong on stderr. */
-int sweep_run(const char *path, bool force, int argc, char **argv, sweep_stats *stats);
+ * Returns 0; 2 for a bad definition; 1 after printing what went wrong
+ * (a point that fails to measure or decode, unless keep_going). */
+int sweep_run(const char *path, const sweep_options *opt, int argc, char **argv, sweep_stats *stats);
 
 #endif

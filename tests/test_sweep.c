@@ -19,6 +19,7 @@
 #include "../harness/sweep.h"
 
 static char dir[256];
+static const sweep_options NORMAL = {false, false}, FORCE = {true, false};
 
 /* Expected error messages are not test output: stderr goes to /dev/null
  * for the call and comes back after (cmocka reports on stderr). */
@@ -88,17 +89,17 @@ static void test_resume_measures_only_missing(void **state)
     char *argv[] = {"test"};
     sweep_stats st;
     definition(def, out, "1, 2");
-    assert_int_equal(sweep_run(def, false, 1, argv, &st), 0);
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
     assert_int_equal(st.points, 9);
     assert_int_equal(st.measured, 9);
     assert_int_equal(count_points(out), 9);
     definition(def, out, "0.5, 1, 2, 5");
-    assert_int_equal(sweep_run(def, false, 1, argv, &st), 0);
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
     assert_int_equal(st.points, 17);
     assert_int_equal(st.on_disk, 9);
     assert_int_equal(st.measured, 8);
     assert_int_equal(count_points(out), 17);
-    assert_int_equal(sweep_run(def, true, 1, argv, &st), 0); /* --force */
+    assert_int_equal(sweep_run(def, &FORCE, 1, argv, &st), 0); /* --force */
     assert_int_equal(st.measured, 17);
     assert_int_equal(temp_files_left(), 0);
 }
@@ -119,7 +120,7 @@ static void test_killed_sweep_leaves_whole_file(void **state)
         sweep_stats st;
         quiet_begin(); /* the child's progress lines */
         for (;;) /* keep rewriting the file until killed */
-            sweep_run(def, true, 1, argv, &st);
+            sweep_run(def, &FORCE, 1, argv, &st);
     }
     struct stat sb;
     for (int i = 0; i < 2000 && stat(out, &sb) != 0; i++)
@@ -131,7 +132,7 @@ static void test_killed_sweep_leaves_whole_file(void **state)
     assert_true(kept >= 1); /* whole JSON, whatever moment the kill hit */
     char *argv[] = {"test"};
     sweep_stats st;
-    assert_int_equal(sweep_run(def, false, 1, argv, &st), 0);
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
     assert_int_equal(st.on_disk + st.measured, st.points);
     assert_int_equal(count_points(out), st.points);
     print_message("  killed run left %d points on disk; the rerun measured %d of %d\n", st.on_disk, st.measured,
@@ -149,7 +150,7 @@ static void test_broken_results_file_is_refused_and_kept(void **state)
     char *argv[] = {"test"};
     sweep_stats st;
     const int saved = quiet_begin();
-    const int rc = sweep_run(def, false, 1, argv, &st);
+    const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
     quiet_end(saved);
     assert_int_not_equal(rc, 0);
     FILE *f = fopen(out, "r");
@@ -177,7 +178,7 @@ static void test_bad_definitions(void **state)
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         write_text(def, bad[i]);
         const int saved = quiet_begin();
-        const int rc = sweep_run(def, false, 1, argv, &st);
+        const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
         quiet_end(saved);
         assert_int_not_equal(rc, 0);
     }
