@@ -9,7 +9,6 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../core/fk.h"
 #include "../core/limits.h"
 #include "../core/quat.h"
 #include "../core/text_file.h"
@@ -339,23 +338,31 @@ static void joint_pose(const joint *j, const double *values, double unit, double
     memcpy(rot, q, sizeof q);
 }
 
-/* The largest extent of the skeleton's joints at frame 0, in metres: what a
- * wrong unit shows first (a CMU file read as metres is about 30 m tall). */
-static double frame0_extent_m(const anim_clip *clip)
+/* The largest extent of the skeleton's non-root joints in its rest pose
+ * (offsets only), in metres: what a wrong unit shows first (a CMU file read as metres
+ * is about 25 m tall).  The rest pose, not a frame, so that a capture that
+ * walks away from its origin is judged by its size, not by its path. */
+static double rest_extent_m(const anim_rig *rig)
 {
-    const int nb = clip->rig->bone_count;
-    double *wp = malloc((size_t)nb * 7 * sizeof *wp);
+    const int nb = rig->bone_count;
+    double *wp = malloc((size_t)nb * 3 * sizeof *wp);
     if (!wp)
         return 0;
-    fk_frame(clip, 0, wp, wp + (size_t)nb * 3);
+    for (int b = 0; b < nb; b++)
+        for (int a = 0; a < 3; a++)
+            wp[b * 3 + a] = rig->rest_offsets[b * 3 + a] + (rig->parents[b] >= 0 ? wp[rig->parents[b] * 3 + a] : 0);
+    /* roots left out: a root's child may sit metres away (a capture's
+     * starting point stored as the hips' offset, as in the Bandai files) */
     double extent = 0;
     for (int a = 0; a < 3; a++) {
-        double lo = wp[a], hi = wp[a];
-        for (int b = 1; b < nb; b++) {
-            lo = fmin(lo, wp[b * 3 + a]);
-            hi = fmax(hi, wp[b * 3 + a]);
-        }
-        extent = fmax(extent, hi - lo);
+        double lo = INFINITY, hi = -INFINITY;
+        for (int b = 0; b < nb; b++)
+            if (rig->parents[b] >= 0) {
+                lo = fmin(lo, wp[b * 3 + a]);
+                hi = fmax(hi, wp[b * 3 + a]);
+            }
+        if (hi >= lo)
+            extent = fmax(extent, hi - lo);
     }
     free(wp);
     return extent;
@@ -479,7 +486,7 @@ static int parse(lexer *lx, const bvh_options *opt, bvh_result *out)
         goto done;
     }
     out->channel_count = nc;
-    out->extent_m = frame0_extent_m(out->clip);
+    out->extent_m = rest_extent_m(out->rig);
     rc = 0;
 done:
     free(row);

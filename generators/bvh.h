@@ -31,7 +31,7 @@ typedef struct bvh_result {
     anim_clip *clip;
     char frame_time[64]; /* as written in the file */
     int channel_count;
-    double extent_m; /* the skeleton's largest extent at frame 0 */
+    double extent_m; /* the skeleton's largest extent in its rest pose, metres */
 } bvh_result;
 
 /* text need not be NUL-terminated.  name appears in messages.  Returns 0, or

@@ -100,9 +100,9 @@ clip_source *clip_source_load(const char *name, const clip_params *params, char 
         snprintf(s->generator, sizeof s->generator, "bvh");
         snprintf(s->path, sizeof s->path, "%s", name);
         snprintf(s->frame_time, sizeof s->frame_time, "%s", r.frame_time);
-        if (r.extent_m > CLIP_HUMAN_EXTENT_MAX_M || r.extent_m < CLIP_HUMAN_EXTENT_MIN_M)
+        if (r.extent_m > CLIP_HUMAN_EXTENT_MAX_M || (r.extent_m > 0 && r.extent_m < CLIP_HUMAN_EXTENT_MIN_M))
             snprintf(s->warning, sizeof s->warning,
-                     "%s: the skeleton spans %.3g m at frame 0 with %g m per file unit, far from a human's size "
+                     "%s: the skeleton spans %.3g m in its rest pose with %g m per file unit, far from a human's size "
                      "(%g to %g m); is --unit-m right? (CMU files: 0.056444, centimetres: 0.01)",
                      name, r.extent_m, params->unit_m, CLIP_HUMAN_EXTENT_MIN_M, CLIP_HUMAN_EXTENT_MAX_M);
         const char *base = strrchr(name, '/');

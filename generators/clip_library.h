@@ -22,7 +22,7 @@ typedef struct clip_source {
     char warning[1400];   /* "" or what looks wrong (a unit far from human scale); the harness prints it */
 } clip_source;
 
-/* An imported skeleton whose largest extent at frame 0 falls outside this
+/* An imported skeleton whose largest extent in its rest pose falls outside this
  * range is most likely read with the wrong unit. */
 #define CLIP_HUMAN_EXTENT_MIN_M 0.3
 #define CLIP_HUMAN_EXTENT_MAX_M 3.0

@@ -146,23 +146,46 @@ int export_bvh(const anim_clip *c, double unit, FILE *out)
     return ferror(out) ? -1 : 0;
 }
 
+/* A name as an SJSON string: quotes and backslashes escaped, control bytes
+ * as \uXXXX, so that a joint called 'a"b' cannot end the string early. */
+static const char *sjson_string(const char *in, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && k + 7 < n; p++) {
+        if (*p == '"' || *p == '\\') {
+            out[k++] = '\\';
+            out[k++] = (char)*p;
+        } else if (*p < 0x20) {
+            k += (size_t)snprintf(out + k, n - k, "\\u%04x", *p);
+        } else {
+            out[k++] = (char)*p;
+        }
+    }
+    out[k] = '\0';
+    return out;
+}
+
 int export_acl_sjson(const anim_clip *c, const char *name, FILE *out)
 {
     const anim_rig *rig = c->rig;
     const double cm = 100.0;
+    char esc[1600];
     fprintf(out, "// Written by animbench: the transforms the acl codec rows give ACL (codecs/acl_codec.c):\n"
                  "// lengths in centimetres; scale s(bone) / s(parent) so that ACL's composed scale equals the\n"
                  "// study's (a joint's scale moves its children's offsets only).\n"
                  "version = 5\n\nclip =\n{\n\tname = \"%s\"\n\tnum_samples = %d\n\tsample_rate = %.17g\n"
                  "\tis_binary_exact = false\n\tadditive_format = \"none\"\n}\n\nbones =\n[\n",
-            name, c->frame_count, c->fps);
+            sjson_string(name, esc, sizeof esc), c->frame_count, c->fps);
     for (int b = 0; b < rig->bone_count; b++) {
         const double *o = rig->rest_offsets + b * 3;
+        char esc_parent[RIG_NAME_MAX * 6 + 8];
         fprintf(out,
                 "\t{\n\t\tname = \"%s\"\n\t\tparent = \"%s\"\n\t\tvertex_distance = 3.0\n"
                 "\t\tbind_rotation = [ 0.0, 0.0, 0.0, 1.0 ]\n\t\tbind_translation = [ %.17g, %.17g, %.17g ]\n"
                 "\t\tbind_scale = [ 1.0, 1.0, 1.0 ]\n\t}\n",
-                rig->names[b], rig->parents[b] < 0 ? "" : rig->names[rig->parents[b]], o[0] * cm, o[1] * cm, o[2] * cm);
+                sjson_string(rig->names[b], esc, sizeof esc),
+                sjson_string(rig->parents[b] < 0 ? "" : rig->names[rig->parents[b]], esc_parent, sizeof esc_parent),
+                o[0] * cm, o[1] * cm, o[2] * cm);
     }
     fprintf(out, "]\n\ntracks =\n[\n");
     double *t = malloc((size_t)c->frame_count * 10 * sizeof *t);
@@ -171,7 +194,7 @@ int export_acl_sjson(const anim_clip *c, const char *name, FILE *out)
     for (int b = 0; b < rig->bone_count; b++) {
         for (int f = 0; f < c->frame_count; f++)
             acl_local_transform(c, b, f, t + (size_t)f * 10);
-        fprintf(out, "\t{\n\t\tname = \"%s\"\n\t\trotations =\n\t\t[\n", rig->names[b]);
+        fprintf(out, "\t{\n\t\tname = \"%s\"\n\t\trotations =\n\t\t[\n", sjson_string(rig->names[b], esc, sizeof esc));
         for (int f = 0; f < c->frame_count; f++) {
             const double *q = t + (size_t)f * 10;
             fprintf(out, "\t\t\t[ %.17g, %.17g, %.17g, %.17g ]\n", q[0], q[1], q[2], q[3]);

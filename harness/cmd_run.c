@@ -15,9 +15,12 @@
 
 int cmd_list(int argc, char **argv)
 {
-    (void)argv;
+    if (argc > 0 && (strcmp(argv[0], "--help") == 0 || strcmp(argv[0], "-h") == 0)) {
+        printf("usage: animbench list\n  The codecs of the registry, the clips and the metrics.\n");
+        return 0;
+    }
     if (argc > 0) {
-        fprintf(stderr, "animbench list: takes no arguments\n");
+        fprintf(stderr, "animbench list: takes no arguments, found '%s'\n", argv[0]);
         return 2;
     }
     printf("codecs (codecs/registry.c):\n");

@@ -16,16 +16,24 @@ static int usage(FILE *out)
             "         [--lever-m X] [--sweep-mm a,b,c] [--no-timings]   the study's tables\n"
             "  list                                                     codecs, clips, metrics\n"
             "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
-            "  sweep FILE [--force]                                     run a sweep definition\n"
+            "  sweep FILE [--force] [--keep-going]                      run a sweep definition\n"
             "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n"
             "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n"
             "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
-            "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n");
+            "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n"
+            "animbench COMMAND --help shows a command's options.\n");
     return out == stderr ? 2 : 0;
 }
 
 int cmd_tables(int argc, char **argv)
 {
+    for (int i = 0; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: animbench tables [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--tol-mm X]\n"
+                   "                        [--lever-m X] [--sweep-mm a,b,c] [--runs N] [--no-timings]\n"
+                   "  The study's tables, in its format, for any setting of its constants.\n");
+            return 0;
+        }
     study_settings s;
     study_settings_default(&s);
     char err[512];
