@@ -1,8 +1,11 @@
 /* Sweeps: resume after a kill, skip what is on disk, refuse a broken
- * results file without touching it, write no temporary files. */
+ * results file without touching it, write no temporary files, keep other
+ * definitions' points, lock the output, write linearly, report what does not
+ * decode, refuse malformed definitions with a message naming the fault. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <cmocka.h>
 #include <dirent.h>
@@ -11,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -37,6 +41,27 @@ static void quiet_end(int saved)
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
+}
+
+/* stderr of one call, captured into buf. */
+static int capture_begin(const char *path)
+{
+    fflush(stderr);
+    const int saved = dup(2), f = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(f, 2);
+    close(f);
+    return saved;
+}
+
+static char *capture_end(int saved, const char *path)
+{
+    quiet_end(saved);
+    FILE *f = fopen(path, "r");
+    static char buf[8192];
+    const size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
 }
 
 static void write_text(const char *path, const char *text)
@@ -104,39 +129,60 @@ static void test_resume_measures_only_missing(void **state)
     assert_int_equal(temp_files_left(), 0);
 }
 
-/* A sweep killed with SIGKILL while it runs leaves a results file that
- * parses; rerunning measures exactly the points it lacks. */
-static void test_killed_sweep_leaves_whole_file(void **state)
+static bool exists(const char *path)
+{
+    struct stat sb;
+    return stat(path, &sb) == 0;
+}
+
+/* A sweep killed with SIGKILL at several moments: the output is always
+ * either absent or whole, the journal keeps what was measured, and the
+ * rerun measures exactly the points nobody measured before. */
+static void test_killed_sweep_loses_nothing(void **state)
 {
     (void)state;
-    char def[300], out[300];
+    char def[300], out[300], journal[320];
     snprintf(def, sizeof def, "%s/k.json", dir);
     snprintf(out, sizeof out, "%s/k_results.json", dir);
+    snprintf(journal, sizeof journal, "%s.journal", out);
     definition(def, out, "0.05, 0.07, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30");
-    const pid_t child = fork();
-    assert_true(child >= 0);
-    if (child == 0) {
-        char *argv[] = {"child"};
+    const int delays_ms[] = {5, 40, 80, 160, 320};
+    int recovered = 0;
+    for (size_t k = 0; k < sizeof delays_ms / sizeof delays_ms[0]; k++) {
+        const pid_t child = fork();
+        assert_true(child >= 0);
+        if (child == 0) {
+            char *argv[] = {"child"};
+            sweep_stats st;
+            quiet_begin(); /* the child's progress lines */
+            _exit(sweep_run(def, &NORMAL, 1, argv, &st));
+        }
+        usleep(delays_ms[k] * 1000);
+        kill(child, SIGKILL);
+        waitpid(child, NULL, 0);
+        if (exists(out))
+            assert_true(count_points(out) >= 1); /* whole JSON, whatever moment the kill hit */
+        char *argv[] = {"test"};
         sweep_stats st;
-        quiet_begin(); /* the child's progress lines */
-        for (;;) /* keep rewriting the file until killed */
-            sweep_run(def, &FORCE, 1, argv, &st);
+        const bool had_journal = exists(journal);
+        const int saved = quiet_begin();
+        /* measuring nothing: a definition that names only what is stored would hide the recovery, so
+         * the rerun is the full definition, and it must account for every point */
+        const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
+        quiet_end(saved);
+        assert_int_equal(rc, 0);
+        assert_int_equal(st.on_disk + st.measured, st.points);
+        assert_int_equal(count_points(out), st.points);
+        assert_false(exists(journal));
+        if (had_journal)
+            assert_true(st.recovered > 0);
+        recovered += st.recovered;
+        print_message("  killed after %d ms: %d points recovered from the journal, %d stored, %d measured\n",
+                      delays_ms[k], st.recovered, st.on_disk, st.measured);
+        unlink(out); /* the next kill starts from nothing */
     }
-    struct stat sb;
-    for (int i = 0; i < 2000 && stat(out, &sb) != 0; i++)
-        usleep(1000);
-    usleep(30000);
-    kill(child, SIGKILL);
-    waitpid(child, NULL, 0);
-    const int kept = count_points(out);
-    assert_true(kept >= 1); /* whole JSON, whatever moment the kill hit */
-    char *argv[] = {"test"};
-    sweep_stats st;
-    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
-    assert_int_equal(st.on_disk + st.measured, st.points);
-    assert_int_equal(count_points(out), st.points);
-    print_message("  killed run left %d points on disk; the rerun measured %d of %d\n", st.on_disk, st.measured,
-                  st.points);
+    assert_true(recovered > 0); /* some kill hit after a batch was journalled */
+    assert_int_equal(temp_files_left(), 0);
 }
 
 static void test_broken_results_file_is_refused_and_kept(void **state)
@@ -163,25 +209,213 @@ static void test_broken_results_file_is_refused_and_kept(void **state)
 static void test_bad_definitions(void **state)
 {
     (void)state;
-    char def[300];
+    char def[300], log[320];
     snprintf(def, sizeof def, "%s/bad.json", dir);
+    snprintf(log, sizeof log, "%s/bad.log", dir);
     char *argv[] = {"test"};
     sweep_stats st;
-    const char *bad[] = {
-        "{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"nope\"]}]}",
-        "{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"nowhere\"], \"codecs\": [\"raw\"]}]}",
-        "{\"name\": \"x\", \"output\": \"o.json\", \"runs\": []}",
-        "{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"linear\"], \"tol_mm\": [-1]}]}",
-        "{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [ ",
-        "{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"fsp\": 30}, \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"]}]}",
+#define RUN_RAW "\"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"]}]"
+    const struct {
+        const char *text, *message;
+    } bad[] = {
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"nope\"]}]}",
+         "unknown codec 'nope'"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"nowhere\"], \"codecs\": [\"raw\"]}]}",
+         "unknown clip 'nowhere'"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": []}", "non-empty \"runs\""},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"linear\"], \"tol_mm\": [-1]}]}",
+         "\"tol_mm\"[0]: expected a number above 0, found -1"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [ ", "bad.json:1:"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"fsp\": 30}, " RUN_RAW "}",
+         "clip_params: unknown field \"fsp\""},
+        /* issue 14, finding 6, one by one */
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"every-nth\"], \"step\": [1e10]}]}",
+         "\"step\"[0]: expected an integer from 1 to 65536, found 10000000000"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"seed\": 1e12}, " RUN_RAW "}",
+         "clip_params.seed: expected an integer from 0 to 4294967295, found 1000000000000"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"fps\": 0}, " RUN_RAW "}",
+         "clip_params.fps: expected a number from 0.1 to 10000, found 0"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"every-nth\"], \"step\": [2.9]}]}",
+         "\"step\"[0]: expected an integer from 1 to 65536, found 2.9"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"linear\"], \"tol\": [2]}]}",
+         "run 1: unknown field \"tol\""},
+        {"{\"name\": \"x\", \"output\": \"o.json\", " RUN_RAW "} {}", "bad.json:1:85: text after the end of the JSON document"},
+        {"{\"name\": \"x\", \"name\": \"y\", \"output\": \"o.json\", " RUN_RAW "}", "key \"name\" appears twice"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"], \"codecs\": [\"const\"]}]}",
+         "key runs[0].\"codecs\" appears twice"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"walk_seconds\": 100000}, " RUN_RAW "}",
+         "6000000 frames: a clip has 2 to 65536"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"], \"key_histogram\": 1}]}",
+         "\"key_histogram\" is true or false"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"metrics\": {\"substeps\": 4.5}, " RUN_RAW "}",
+         "metrics.substeps: expected an integer from 1 to 64, found 4.5"},
+        {"{\"name\": \"x\", \"output\": \"o.json\", \"extra\": 1, " RUN_RAW "}", "the definition: unknown field \"extra\""},
     };
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-        write_text(def, bad[i]);
-        const int saved = quiet_begin();
+        write_text(def, bad[i].text);
+        const int saved = capture_begin(log);
         const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
-        quiet_end(saved);
-        assert_int_not_equal(rc, 0);
+        const char *msg = capture_end(saved, log);
+        if (rc == 0 || !strstr(msg, bad[i].message))
+            fail_msg("definition %zu: exit %d, message\n%s\nlacks \"%s\"", i, rc, msg, bad[i].message);
     }
+    assert_false(exists("o.json"));
+}
+
+/* Issue 14, finding 3: a copy of a definition with its runs edited, on the
+ * same output, turned 120 points into 1.  Points of another definition are
+ * now kept, and the first definition's rerun finds its points still there. */
+static void test_other_definitions_points_are_kept(void **state)
+{
+    (void)state;
+    char def[300], copy[300], out[300];
+    snprintf(def, sizeof def, "%s/mine.json", dir);
+    snprintf(copy, sizeof copy, "%s/mine_copy.json", dir);
+    snprintf(out, sizeof out, "%s/shared_results.json", dir);
+    definition(def, out, "1, 2");
+    char text[512];
+    snprintf(text, sizeof text, "{\"name\": \"t\", \"output\": \"%s\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"]}]}",
+             out);
+    write_text(copy, text); /* same name and output, other runs */
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const int saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    assert_int_equal(count_points(out), 9);
+    assert_int_equal(sweep_run(copy, &NORMAL, 1, argv, &st), 0);
+    assert_int_equal(st.points, 1);
+    assert_int_equal(st.kept_foreign, 8); /* walk raw is shared: the copy reuses it */
+    assert_int_equal(st.on_disk, 1);
+    assert_int_equal(count_points(out), 9);
+    /* the original shrinks: its own dropped points go, nobody else's */
+    definition(def, out, "2");
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved);
+    assert_int_equal(st.dropped, 4);
+    assert_int_equal(count_points(out), 5);
+}
+
+/* Two sweeps on one output at once: the second stops with a message that
+ * names the output and the holder, and leaves the file alone. */
+static void test_second_writer_is_refused(void **state)
+{
+    (void)state;
+    char def[300], out[300], lock[320], log[320];
+    snprintf(def, sizeof def, "%s/l.json", dir);
+    snprintf(out, sizeof out, "%s/l_results.json", dir);
+    snprintf(lock, sizeof lock, "%s.lock", out);
+    snprintf(log, sizeof log, "%s/l.log", dir);
+    definition(def, out, "1");
+    const int fd = open(lock, O_RDWR | O_CREAT, 0644);
+    assert_true(fd >= 0);
+    assert_int_equal(flock(fd, LOCK_EX), 0);
+    assert_int_equal(pwrite(fd, "4242\n", 5, 0), 5);
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const int saved = capture_begin(log);
+    const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
+    const char *msg = capture_end(saved, log);
+    assert_int_equal(rc, 1);
+    assert_non_null(strstr(msg, "is being written by another sweep (process 4242"));
+    assert_false(exists(out));
+    close(fd); /* released: now it runs */
+    const int saved2 = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved2);
+    assert_int_equal(count_points(out), 5);
+}
+
+/* Issue 14, finding 5: the whole file was rewritten every batch.  Now a
+ * sweep writes its output once; what it writes is linear in its points. */
+static void test_writing_is_linear(void **state)
+{
+    (void)state;
+    char def[300], out[300];
+    snprintf(def, sizeof def, "%s/w.json", dir);
+    snprintf(out, sizeof out, "%s/w_results.json", dir);
+    definition(def, out, "0.1, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5");
+    unsigned long long files0, bytes0, files1, bytes1;
+    results_write_stats(&files0, &bytes0);
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const int saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved);
+    results_write_stats(&files1, &bytes1);
+    assert_int_equal(st.measured, 41);
+    struct stat sb;
+    assert_int_equal(stat(out, &sb), 0);
+    /* the output once, its tables once (two TSV files, smaller than it) */
+    assert_true(files1 - files0 <= 3);
+    assert_true(bytes1 - bytes0 <= 2 * (unsigned long long)sb.st_size);
+    /* nothing to measure: nothing rewritten, the file's context stays as it was */
+    const time_t before = sb.st_mtime;
+    const ino_t inode = sb.st_ino;
+    const int saved2 = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved2);
+    assert_int_equal(stat(out, &sb), 0);
+    assert_true(sb.st_ino == inode && sb.st_mtime == before);
+}
+
+/* Issue 14, finding 4: a point whose stream does not decode was stored with
+ * exit 0 and nothing said.  Now it is printed, counted, and the exit is 1
+ * unless --keep-going. */
+static void test_undecodable_point_is_an_error(void **state)
+{
+    (void)state;
+    char def[300], out[300], log[320];
+    snprintf(def, sizeof def, "%s/u.json", dir);
+    snprintf(out, sizeof out, "%s/u_results.json", dir);
+    snprintf(log, sizeof log, "%s/u.log", dir);
+    definition(def, out, "1");
+    char *argv[] = {"test"};
+    sweep_stats st;
+    int saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved);
+    /* a stored point that does not decode, as the duplicate-key bug stored them */
+    int missing;
+    char err[256];
+    cJSON *doc = results_read(out, &missing, err, sizeof err);
+    cJSON *dec = cJSON_GetObjectItem(cJSON_GetArrayItem(cJSON_GetObjectItem(doc, "points"), 1), "decoded");
+    cJSON_ReplaceItemInObject(dec, "ok", cJSON_CreateFalse());
+    assert_int_equal(results_write(out, doc, err, sizeof err), 0);
+    cJSON_Delete(doc);
+    saved = capture_begin(log);
+    const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
+    const char *msg = capture_end(saved, log);
+    assert_int_equal(rc, 1);
+    assert_int_equal(st.undecodable, 1);
+    assert_non_null(strstr(msg, "1 stored that do not decode"));
+    const sweep_options keep_going = {false, true};
+    saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &keep_going, 1, argv, &st), 0);
+    quiet_end(saved);
+    assert_int_equal(st.undecodable, 1);
+}
+
+/* A temporary file left by a killed writer (its process gone) is removed by
+ * the next write of the same file. */
+static void test_stray_temporary_is_removed(void **state)
+{
+    (void)state;
+    char def[300], out[300], stray[400];
+    snprintf(def, sizeof def, "%s/s.json", dir);
+    snprintf(out, sizeof out, "%s/s_results.json", dir);
+    const pid_t gone = fork();
+    if (gone == 0)
+        _exit(0);
+    waitpid(gone, NULL, 0);
+    snprintf(stray, sizeof stray, "%s.tmp.%ld", out, (long)gone);
+    write_text(stray, "{\"half\": ");
+    definition(def, out, "1");
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const int saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved);
+    assert_false(exists(stray));
 }
 
 static int setup(void **state)
@@ -203,9 +437,14 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_resume_measures_only_missing),
-        cmocka_unit_test(test_killed_sweep_leaves_whole_file),
+        cmocka_unit_test(test_killed_sweep_loses_nothing),
         cmocka_unit_test(test_broken_results_file_is_refused_and_kept),
         cmocka_unit_test(test_bad_definitions),
+        cmocka_unit_test(test_other_definitions_points_are_kept),
+        cmocka_unit_test(test_second_writer_is_refused),
+        cmocka_unit_test(test_writing_is_linear),
+        cmocka_unit_test(test_undecodable_point_is_an_error),
+        cmocka_unit_test(test_stray_temporary_is_removed),
     };
     return cmocka_run_group_tests_name("sweep", tests, setup, teardown);
 }
