@@ -828,12 +828,12 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
         rc = 2;
         goto done;
     }
-    if ((lock = lock_output(s.output)) < 0) {
-        rc = 1;
-        goto done;
-    }
     if (load_clips(&s) != 0) {
         rc = 2;
+        goto done;
+    }
+    if ((lock = lock_output(s.output)) < 0) {
+        rc = 1;
         goto done;
     }
     journal jr = {{0}, NULL};
