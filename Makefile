@@ -75,7 +75,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)"
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)"
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:

@@ -4,19 +4,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 FILE *open_regular_file(const char *path, unsigned long long max_bytes, unsigned long long *size,
                         int *error_number, char *err, size_t err_size)
 {
     *size = 0;
-    FILE *f = fopen(path, "rb");
+    /* non-blocking, so that opening a named pipe does not wait for a writer
+     * before its type can be refused */
+    const int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    FILE *f = fd >= 0 ? fdopen(fd, "rb") : NULL;
     if (!f) {
         *error_number = errno;
         snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0) {
+    if (fstat(fd, &st) != 0) {
         *error_number = errno;
         snprintf(err, err_size, "%s: cannot read: %s", path, strerror(errno));
         fclose(f);
@@ -38,6 +45,7 @@ FILE *open_regular_file(const char *path, unsigned long long max_bytes, unsigned
         fclose(f);
         return NULL;
     }
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     *size = (unsigned long long)st.st_size;
     return f;
 }

@@ -585,7 +585,8 @@ static int store_load(const sweep *s, const char *journal, store *st)
         if (store_add(st, &cap, p, owned_by(s, p, legacy)) != 0)
             return -1;
     }
-    qsort(st->items, (size_t)st->count, sizeof *st->items, by_key_then_order);
+    if (st->count > 1)
+        qsort(st->items, (size_t)st->count, sizeof *st->items, by_key_then_order);
     return 0;
 }
 

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The reproducers of issue 14 ("Bounded by construction") against the built
+# binary, under a virtual-memory limit so that a regression fails here
+# instead of filling the machine.  Each case: a command, the exit status it
+# must have, and text its output must contain.  Prints
+# "limits: N passed, M failed".
+set -u
+cd "$(dirname "$0")/.."
+bin=${1:-bin/animbench}
+bad=tests/data/bvh_bad
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0
+# 1 GiB of address space: far more than any case below needs when the limits
+# hold, far less than the 5 to 24 GB they reached before.
+MEM_KB=1048576
+# A sanitizer build reserves terabytes of shadow address space: there the
+# messages are checked without the limit (the plain build checks memory).
+if { nm -D "$bin"; nm "$bin"; } 2>/dev/null | grep -q __asan_init; then MEM_KB=unlimited; fi
+
+# expect STATUS TEXT -- COMMAND...: runs COMMAND under the memory limit and
+# within 60 s, and checks its exit status and combined output.
+expect() {
+  local want=$1 text=$2; shift 3
+  local out rc
+  out=$( (ulimit -v $MEM_KB; timeout 60 "$@") 2>&1); rc=$?
+  if [ "$rc" -eq "$want" ] && grep -qF -- "$text" <<<"$out"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1))
+    echo "limits: FAILED: $* -> exit $rc (want $want), output:"
+    printf '%s\n' "$out" | head -n 5
+    echo "  (want text: $text)"
+  fi
+}
+
+# The limit lets ordinary work through: the check below is not vacuous.
+expect 0 "bytes " -- "$bin" run --clip walk --codec cubic
+
+# Finding 1: a 14 kB BVH of 400 joints without CHANNELS and a million frames
+# (24 GB RSS before); the same 400 joints at 65,536 frames (joint-sample limit).
+expect 2 "expected a frame count from 2 to 65536, found '1000000'" -- \
+  "$bin" run --clip $bad/no_channels_million_frames.bvh --codec raw
+expect 2 "26214400 joint-samples, over the limit of 4194304" -- \
+  "$bin" run --clip $bad/no_channels_joint_samples.bvh --codec raw
+
+# Finding 2: one flag (14 GB, 5 GB, undefined behaviour before).
+expect 2 "6000000 frames: a clip has 2 to 65536" -- "$bin" run --clip walk --codec cubic --walk-seconds 100000
+expect 2 "300000 frames: a clip has 2 to 65536" -- "$bin" run --clip walk --codec cubic --fps 100000
+expect 2 "30000000000 frames: a clip has 2 to 65536" -- "$bin" run --clip walk --codec cubic --fps 1e10
+expect 2 "frames per second: a clip's rate is 0.1 to 10000 Hz" -- \
+  "$bin" run --clip jump --codec cubic --fps 20000 --jump-seconds 1
+expect 2 "6000000 frames: a clip has 2 to 65536" -- "$bin" tables --walk-seconds 100000
+
+# Finding 6: a frame time of 1e-300 and one that underflows.
+expect 2 "expected a frame time from 0.0001 to 10 seconds" -- "$bin" run --clip $bad/frame_time_tiny.bvh --codec raw
+expect 2 "found '1e-320'" -- "$bin" run --clip $bad/frame_time_denormal.bvh --codec raw
+expect 2 "expected a frame count from 2 to 65536, found '1'" -- "$bin" run --clip $bad/one_frame.bvh --codec raw
+
+# Finding 7: files read whole.  A 2 GB sparse file is refused by its size, a
+# link to /dev/zero by its type, both before reading a byte.
+truncate -s 2G "$tmp/sparse.bvh"
+expect 2 "over the limit of 1073741824 bytes" -- "$bin" run --clip "$tmp/sparse.bvh" --codec raw
+ln -s /dev/zero "$tmp/zero.bvh"
+expect 2 "not a regular file (a device)" -- "$bin" run --clip "$tmp/zero.bvh" --codec raw
+mkfifo "$tmp/pipe.bvh"
+expect 2 "not a regular file (a pipe)" -- "$bin" run --clip "$tmp/pipe.bvh" --codec raw
+# A runaway word: 100 kB of one token, stopped after 255 characters.
+expect 2 "(a word of over 255 characters)" -- "$bin" run --clip $bad/long_word.bvh --codec raw
+
+# Finding 7: a CMU-sized skeleton read without --unit-m gets a warning; with it, none.
+cmu=tests/data/bvh_good/cmu_like.bvh
+expect 0 "is --unit-m right?" -- "$bin" run --clip $cmu --codec raw
+out=$("$bin" run --clip $cmu --codec raw --unit-m 0.056444 2>&1)
+if grep -q "unit-m right" <<<"$out"; then failed=$((failed + 1)); echo "limits: FAILED: warning with --unit-m 0.056444"; else passed=$((passed + 1)); fi
+
+# Finding 7: distinct messages; --help for every command.
+expect 2 "--tol-mm -1: out of range; it takes a number above 0" -- "$bin" run --clip walk --codec cubic --tol-mm -1
+expect 2 "unknown option '--bogus'" -- "$bin" run --clip walk --codec cubic --bogus 1
+expect 2 "--tol-mm needs a value" -- "$bin" run --clip walk --codec cubic --tol-mm
+expect 2 "--tol-mm: expected a number above 0, found 'x'" -- "$bin" run --clip walk --codec cubic --tol-mm x
+expect 2 "--runs 0: out of range; it takes an integer from 1 to" -- "$bin" bench --runs 0
+expect 2 "--step 2.5: out of range; it takes an integer from 1 to 65536" -- "$bin" run --clip walk --codec every-nth --step 2.5
+for cmd in tables list run sweep bench export match compare; do
+  expect 0 "usage: animbench $cmd" -- "$bin" $cmd --help
+done
+
+# Finding 7: an output path that is a folder.
+expect 1 "cannot write $tmp: it is a folder" -- "$bin" run --clip walk --codec raw --json "$tmp"
+expect 1 "it is a folder" -- "$bin" export --clip walk --format bvh --out "$tmp"
+
+# Finding 7: SJSON export escapes quotes and backslashes in joint names.
+printf 'HIERARCHY\nROOT a"b\\c\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 1 0\n0 1 0\n' >"$tmp/quote.bvh"
+expect 0 "acl-sjson" -- "$bin" export --clip "$tmp/quote.bvh" --format acl-sjson --out "$tmp/quote.sjson"
+if grep -qF 'name = "a\"b\\c"' "$tmp/quote.sjson"; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "limits: FAILED: joint name not escaped in SJSON:"; grep name "$tmp/quote.sjson"; fi
+
+echo "limits: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
