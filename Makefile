@@ -45,7 +45,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz deps clean
+.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -95,23 +95,28 @@ test-without-acl:
 	  { echo "without-acl: 1 passed, 0 failed"; [ -z "$${CHECK_SUMMARY:-}" ] || echo "without-acl: 1 passed, 0 failed" >> "$$CHECK_SUMMARY"; } || \
 	  { echo "without-acl: 0 passed, 1 failed"; [ -z "$${CHECK_SUMMARY:-}" ] || echo "without-acl: 0 passed, 1 failed" >> "$$CHECK_SUMMARY"; exit 1; }
 
-# The BVH parser under libFuzzer (clang), seeded with the test corpus; bounded in time.
-FUZZ_SECONDS ?= 60
-FUZZ_SRC = tests/fuzz/fuzz_bvh.c generators/bvh.c core/clip.c core/rig.c core/quat.c core/jsmath.c core/text_file.c
-build-fuzz/fuzz_bvh: $(FUZZ_SRC) generators/bvh.h
-	@mkdir -p build-fuzz
-	clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $(FUZZ_SRC) -lm -o $@
-fuzz: build-fuzz/fuzz_bvh
-	@mkdir -p build-fuzz/corpus
-	@cp tests/data/bvh_good/*.bvh tests/data/bvh_bad/*.bvh build-fuzz/corpus/
-	@echo "== fuzzing the BVH parser for $(FUZZ_SECONDS) s" >&2
-	@build-fuzz/fuzz_bvh -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -print_final_stats=1 \
-	  build-fuzz/corpus 2>build-fuzz/log.txt; rc=$$?; \
-	  grep -E '^(stat::number_of_executed_units|stat::peak_rss_mb|Done)' build-fuzz/log.txt >&2; \
-	  if [ $$rc -ne 0 ]; then tail -n 40 build-fuzz/log.txt >&2; echo "fuzz: 0 passed, 1 failed"; exit 1; fi; \
-	  echo "fuzz: 1 passed, 0 failed"; \
-	  if [ -n "$${CHECK_SUMMARY:-}" ]; then echo "fuzz: 1 passed, 0 failed" >> "$$CHECK_SUMMARY"; fi
+# Two libFuzzer targets (clang, ASan + UBSan, without ACL): fuzz_bvh runs the import pipeline
+# (parse, a codec, its decoder, every metric), fuzz_decode feeds arbitrary bytes to every codec's
+# decoder and sampler with two rigs.  Seeds are kept in tests/fuzz/corpus (and the BVH test
+# files); what a run finds goes to build-fuzz/found_*.  Each runs FUZZ_SECONDS under a memory limit.
+FUZZ_SECONDS ?= 45
+FUZZ_RSS_MB ?= 2048
+FUZZ_SAN = -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB = build-fuzz/libanimbench.a
+fuzz-lib:
+	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ ACL_DIR=/nonexistent RTM_DIR=/nonexistent \
+	  OPT=-O1 EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIB)
+fuzz-targets: fuzz-lib
+	@for t in bvh decode; do \
+	  clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -fsanitize=fuzzer $(FUZZ_SAN) tests/fuzz/fuzz_$$t.c $(FUZZ_LIB) \
+	    -lz -lcjson -lm -lpthread -o build-fuzz/fuzz_$$t || exit 1; done
+# Rewrites the decoder's seeds from the codecs as they are (commit the result).
+fuzz-seeds: $(BUILD)/libanimbench.a
+	$(CC) $(ALL_CFLAGS) tests/fuzz/make_seeds.c $(BUILD)/libanimbench.a $(LDLIBS) -o $(BUILD)/make_seeds
+	@mkdir -p tests/fuzz/corpus/decode
+	$(BUILD)/make_seeds tests/fuzz/corpus/decode
+fuzz: fuzz-targets
+	@scripts/fuzz.sh $(FUZZ_SECONDS) $(FUZZ_RSS_MB)
 
 # The README's test command: everything CI runs.
 check: export ANIMBENCH_NEED_CLANG = 1

@@ -27,8 +27,8 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
 {
     (void)c;
     const anim_clip *clip = in->clip;
-    if (p->step < 1) {
-        snprintf(err, err_size, "every-nth needs --step 1 or more, got %d", p->step);
+    if (p->step < 1 || p->step > 65536) {
+        snprintf(err, err_size, "every-nth needs a --step from 1 to 65536, got %d", p->step);
         return -1;
     }
     bytes_append(&out->bytes, "EN01", 4);
@@ -60,7 +60,7 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
     }
     const uint32_t frames = load_u32(bytes + 4), step = load_u32(bytes + 8);
     const float fps = load_f32(bytes + 12);
-    if (frames < 1 || frames > 1000000 || step < 1 || step > frames || !(fps > 0)) {
+    if (frames < 1 || frames > 65536 || step < 1 || step > 65536 || !(fps > 0)) { /* a step past the end keeps both ends */
         snprintf(err, err_size, "every-nth header: %u frames, step %u, %g fps is not a clip", frames, step, fps);
         return NULL;
     }

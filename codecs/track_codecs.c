@@ -41,6 +41,14 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
         animated += plan->scalars[i].is_constant ? 0 : plan->scalars[i].key_count;
     for (int i = 0; i < in->view->rotation_count; i++)
         animated += plan->rotations[i].is_constant ? 0 : plan->rotations[i].key_count;
+    if (animated == 0 && cfg->layout != LAYOUT_SELF_CONTAINED) {
+        /* its decoder would have to refuse these bytes: never emit them */
+        snprintf(err, err_size,
+                 "every track of this clip is constant, and the study's layout stores no frame count: its "
+                 "length could not be decoded (the -sc rows store it)");
+        study_plan_free(plan);
+        return -1;
+    }
     out->key_frames = malloc((size_t)(animated + 1) * sizeof *out->key_frames);
     if (out->key_frames) {
         long at = 0;

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "../codecs/codec.h"
+#include "../core/channels.h"
 #include "../core/error_joint.h"
 #include "../generators/clip_library.h"
 #include "../harness/measure.h"
@@ -240,6 +241,42 @@ static void test_tiny_tolerances_decode(void **state)
     measured_clip_free(m);
 }
 
+/* Found by fuzzing the pipeline (tests/fuzz/corpus/bvh keeps both inputs):
+ * every-nth wrote a step longer than the clip that its decoder refused, and
+ * the study's layout wrote an all-constant clip whose length it cannot
+ * store.  Now the first decodes (first and last frame kept) and the second
+ * is refused at encode, with the reason. */
+static void test_encoders_never_emit_undecodable_bytes(void **state)
+{
+    (void)state;
+    anim_rig *rig = rig_create(1);
+    strcpy(rig->names[0], "root");
+    rig->parents[0] = -1;
+    anim_clip *clip = clip_create_rest(rig, 2, 30);
+    channel_view *view = channels_create(clip);
+    const codec_input in = {clip, view};
+    char err[256] = "";
+    codec_output out;
+    const codec *nth = codec_find("every-nth");
+    const codec_params p = {1, 0.35, 5};
+    codec_output_init(&out);
+    assert_int_equal(nth->ops->encode(nth, &in, &p, &out, err, sizeof err), 0);
+    anim_clip *back = nth->ops->decode(nth, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+    if (!back)
+        fail_msg("every-nth, step 5 on 2 frames: %s", err);
+    assert_int_equal(back->frame_count, 2);
+    clip_free(back);
+    codec_output_free(&out);
+    const codec *lin = codec_find("linear");
+    codec_output_init(&out);
+    assert_int_not_equal(lin->ops->encode(lin, &in, &p, &out, err, sizeof err), 0);
+    assert_non_null(strstr(err, "stores no frame count"));
+    codec_output_free(&out);
+    channels_free(view);
+    clip_free(clip);
+    rig_free(rig);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -248,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_samplers_match_full_decode),
         cmocka_unit_test(test_hostile_bytes),
         cmocka_unit_test(test_tiny_tolerances_decode),
+        cmocka_unit_test(test_encoders_never_emit_undecodable_bytes),
     };
     return cmocka_run_group_tests_name("codecs", tests, NULL, NULL);
 }
