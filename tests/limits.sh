@@ -61,6 +61,17 @@ expect 2 "expected a frame count from 2 to 65536, found '1'" -- "$bin" run --cli
 # link to /dev/zero by its type, both before reading a byte.
 truncate -s 2G "$tmp/sparse.bvh"
 expect 2 "over the limit of 1073741824 bytes" -- "$bin" run --clip "$tmp/sparse.bvh" --codec raw
+# At the size limit the file is read (and fails at its first byte, all zeros); one byte over, refused.
+truncate -s 1G "$tmp/edge.bvh"
+expect 2 "edge.bvh:1:1: expected 'HIERARCHY', found" -- "$bin" run --clip "$tmp/edge.bvh" --codec raw
+truncate -s 1073741825 "$tmp/edge.bvh"
+expect 2 "1073741825 bytes, over the limit of 1073741824 bytes" -- "$bin" run --clip "$tmp/edge.bvh" --codec raw
+# JSON files (sweep definitions, results): 256 MiB.
+truncate -s 268435456 "$tmp/def.json"
+expect 2 "not valid JSON here" -- "$bin" sweep "$tmp/def.json"
+truncate -s 268435457 "$tmp/def.json"
+expect 2 "268435457 bytes, over the limit of 268435456 bytes" -- "$bin" sweep "$tmp/def.json"
+rm -f "$tmp/edge.bvh" "$tmp/def.json"
 ln -s /dev/zero "$tmp/zero.bvh"
 expect 2 "not a regular file (a device)" -- "$bin" run --clip "$tmp/zero.bvh" --codec raw
 mkfifo "$tmp/pipe.bvh"

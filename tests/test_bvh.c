@@ -12,6 +12,7 @@
 
 #include "../codecs/codec.h"
 #include "../core/fk.h"
+#include "../core/limits.h"
 #include "../core/quat.h"
 #include "../generators/bvh.h"
 #include "../generators/clip_library.h"
@@ -363,6 +364,140 @@ static void test_any_rig_size(void **state)
     remove("/tmp/animbench_rig57.bvh");
 }
 
+/* A BVH of `joints` joints in one chain (depth = joints), no channels,
+ * `frames` frames: tiny text whatever the counts. */
+static char *chain_bvh(int joints, long frames, int channels_on_root)
+{
+    size_t cap = (size_t)joints * 64 + 256, n = 0;
+    char *t = malloc(cap);
+    n += (size_t)snprintf(t + n, cap - n, "HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\n%s",
+                          channels_on_root ? "CHANNELS 1 Xposition\n" : "");
+    for (int i = 1; i < joints; i++)
+        n += (size_t)snprintf(t + n, cap - n, "JOINT j%d\n{\nOFFSET 0 0.001 0\n", i);
+    for (int i = 1; i < joints; i++)
+        n += (size_t)snprintf(t + n, cap - n, "}\n");
+    n += (size_t)snprintf(t + n, cap - n, "}\nMOTION\nFrames: %ld\nFrame Time: 0.1\n", frames);
+    return t;
+}
+
+static int parse_text(const char *text, char *err, size_t err_size)
+{
+    const bvh_options o = {1.0};
+    bvh_result r;
+    const int rc = bvh_parse(text, strlen(text), "limit", &o, &r, err, err_size);
+    if (rc == 0)
+        bvh_result_free(&r);
+    return rc;
+}
+
+/* README's limits, each at the limit and one past it, through the importer:
+ * frames 2..65,536, joints 4,096, depth 256, frame time 1e-4..10 s; the
+ * joint-sample budget (4,194,304) by its one check.  A file that declares
+ * more than it holds is refused before anything is allocated. */
+static void test_limits_at_the_edge(void **state)
+{
+    (void)state;
+    char err[512];
+    char *t = chain_bvh(1, 65536, 0);
+    assert_int_equal(parse_text(t, err, sizeof err), 0);
+    free(t);
+    t = chain_bvh(1, 65537, 0);
+    assert_int_not_equal(parse_text(t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "expected a frame count from 2 to 65536, found '65537'"));
+    free(t);
+    t = chain_bvh(1, 2, 0);
+    assert_int_equal(parse_text(t, err, sizeof err), 0);
+    free(t);
+    /* depth: a chain of 256 joints is 256 deep */
+    t = chain_bvh(256, 2, 0);
+    assert_int_equal(parse_text(t, err, sizeof err), 0);
+    free(t);
+    t = chain_bvh(257, 2, 0);
+    assert_int_not_equal(parse_text(t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hierarchy deeper than 256 joints"));
+    free(t);
+    /* joints: 4,096 siblings under one root */
+    for (int joints = 4096; joints <= 4097; joints++) {
+        size_t cap = (size_t)joints * 48 + 256, n = 0;
+        char *w = malloc(cap);
+        n += (size_t)snprintf(w + n, cap - n, "HIERARCHY\nROOT j0\n{\nOFFSET 0 0 0\n");
+        for (int i = 1; i < joints; i++)
+            n += (size_t)snprintf(w + n, cap - n, "JOINT j%d\n{\nOFFSET 0 0.001 0\n}\n", i);
+        snprintf(w + n, cap - n, "}\nMOTION\nFrames: 2\nFrame Time: 0.1\n");
+        const int rc = parse_text(w, err, sizeof err);
+        if (joints == 4096)
+            assert_int_equal(rc, 0);
+        else
+            assert_non_null(strstr(err, "more than 4096 joints"));
+        free(w);
+    }
+    /* frame time: 1e-4 s and 10 s are in, just past them is out */
+    const char *times[] = {"0.0001", "10", "0.0000999", "10.001"};
+    for (int i = 0; i < 4; i++) {
+        char text[256];
+        snprintf(text, sizeof text, "HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\n}\nMOTION\nFrames: 2\nFrame Time: %s\n", times[i]);
+        const int rc = parse_text(text, err, sizeof err);
+        if (i < 2)
+            assert_int_equal(rc, 0);
+        else
+            assert_non_null(strstr(err, "expected a frame time from 0.0001 to 10 seconds"));
+    }
+    /* the joint-sample budget: 64 joints x 65,536 frames is exactly it */
+    assert_int_equal(clip_limits_check(65536, 64, 30, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(65536, 65, 30, err, sizeof err), 0);
+    assert_non_null(strstr(err, "4259840 joint-samples, over the limit of 4194304"));
+    assert_int_not_equal(clip_limits_check(1, 64, 30, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(2.5, 64, 30, err, sizeof err), 0);
+    assert_int_equal(clip_limits_check(2, 1, 0.1, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(2, 1, 0.0999, err, sizeof err), 0);
+    assert_int_equal(clip_limits_check(2, 1, 10000, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(2, 1, 10000.01, err, sizeof err), 0);
+    /* through the importer, past the budget: 65 joints x 65,536 frames, no channels */
+    t = chain_bvh(65, 65536, 0);
+    assert_int_not_equal(parse_text(t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "over the limit of 4194304"));
+    free(t);
+    /* a declared count the file has no room for: one channel, 65,536 frames, no values */
+    t = chain_bvh(1, 65536, 1);
+    assert_int_not_equal(parse_text(t, err, sizeof err), 0);
+    assert_non_null(strstr(err, "need more values than the file has room for"));
+    free(t);
+}
+
+/* The importer reads a file in 64 KiB pieces: a file read that way gives
+ * the same clip as its text parsed from memory, for a small file and for a
+ * 3.3 MB capture whose tokens straddle 52 piece boundaries. */
+static void test_streamed_file_equals_memory(void **state)
+{
+    (void)state;
+    const char *path = "tests/data/bvh_good/cmu_like.bvh";
+    char *text = read_text_file(path);
+    assert_non_null(text);
+    const bvh_options o = {0.056444};
+    bvh_result a, b;
+    char err[512];
+    assert_int_equal(bvh_parse(text, strlen(text), path, &o, &a, err, sizeof err), 0);
+    assert_int_equal(bvh_load(path, &o, &b, err, sizeof err), 0);
+    assert_int_equal(a.clip->frame_count, b.clip->frame_count);
+    assert_int_equal(clip_hash(a.clip), clip_hash(b.clip));
+    bvh_result_free(&a);
+    bvh_result_free(&b);
+    free(text);
+    /* a big one: the shared CMU capture when present (3.3 MB, 52 pieces) */
+    const char *big = "../shared/data/bvh/cmu_01_03_mb.bvh";
+    text = read_text_file(big);
+    if (!text) {
+        print_message("  %s not here: the multi-piece case skipped\n", big);
+        return;
+    }
+    assert_int_equal(bvh_parse(text, strlen(text), big, &o, &a, err, sizeof err), 0);
+    assert_int_equal(bvh_load(big, &o, &b, err, sizeof err), 0);
+    assert_int_equal(clip_hash(a.clip), clip_hash(b.clip));
+    bvh_result_free(&a);
+    bvh_result_free(&b);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -374,6 +509,8 @@ int main(void)
         cmocka_unit_test(test_acl_sjson),
         cmocka_unit_test(test_container_frame_limit),
         cmocka_unit_test(test_any_rig_size),
+        cmocka_unit_test(test_limits_at_the_edge),
+        cmocka_unit_test(test_streamed_file_equals_memory),
     };
     return cmocka_run_group_tests_name("bvh", tests, NULL, NULL);
 }

@@ -418,6 +418,45 @@ static void test_stray_temporary_is_removed(void **state)
     assert_false(exists(stray));
 }
 
+/* The point limit at its edge: 100,000 points parse (and then stop at the
+ * first clip, which does not exist, so nothing is measured); 100,001 are
+ * refused by the count alone. */
+static void test_point_limit(void **state)
+{
+    (void)state;
+    char def[300], log[320];
+    snprintf(def, sizeof def, "%s/many.json", dir);
+    snprintf(log, sizeof log, "%s/many.log", dir);
+    for (int extra = 0; extra <= 1; extra++) {
+        /* 200 clips x 50 tolerances x 10 levers = 100,000 points, plus one run of one point */
+        size_t cap = 65536, n = 0;
+        char *text = malloc(cap);
+        n += (size_t)snprintf(text + n, cap - n, "{\"name\": \"many\", \"output\": \"%s/many_results.json\", \"runs\": [{\"clips\": [", dir);
+        for (int c = 0; c < 200; c++)
+            n += (size_t)snprintf(text + n, cap - n, "%s\"no_such_clip_%d\"", c ? ", " : "", c);
+        n += (size_t)snprintf(text + n, cap - n, "], \"codecs\": [\"linear\"], \"tol_mm\": [");
+        for (int t = 0; t < 50; t++)
+            n += (size_t)snprintf(text + n, cap - n, "%s%d", t ? ", " : "", t + 1);
+        n += (size_t)snprintf(text + n, cap - n, "], \"lever_m\": [");
+        for (int l = 0; l < 10; l++)
+            n += (size_t)snprintf(text + n, cap - n, "%s%d", l ? ", " : "", l + 1);
+        n += (size_t)snprintf(text + n, cap - n, "]}%s]}\n",
+                              extra ? ", {\"clips\": [\"walk\"], \"codecs\": [\"raw\"]}" : "");
+        write_text(def, text);
+        free(text);
+        char *argv[] = {"test"};
+        sweep_stats st;
+        const int saved = capture_begin(log);
+        const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
+        const char *msg = capture_end(saved, log);
+        assert_int_equal(rc, 2);
+        if (extra)
+            assert_non_null(strstr(msg, "more than 100000 points"));
+        else
+            assert_non_null(strstr(msg, "unknown clip 'no_such_clip_0'"));
+    }
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -445,6 +484,7 @@ int main(void)
         cmocka_unit_test(test_writing_is_linear),
         cmocka_unit_test(test_undecodable_point_is_an_error),
         cmocka_unit_test(test_stray_temporary_is_removed),
+        cmocka_unit_test(test_point_limit),
     };
     return cmocka_run_group_tests_name("sweep", tests, setup, teardown);
 }
