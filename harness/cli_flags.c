@@ -34,8 +34,12 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
         if (strcmp(flag, POSITIVE[i]) != 0)
             continue;
         double v;
-        if (cli_number(value, &v) != 0 || !(v > 0)) {
-            snprintf(err, err_size, "%s takes a number above 0, found '%s'", flag, value);
+        const double most = i == 3 ? 1000 : INFINITY; /* a unit past a kilometre per file unit is a typo */
+        if (cli_number(value, &v) != 0 || !(v > 0) || v > most) {
+            if (isinf(most))
+                snprintf(err, err_size, "%s takes a number above 0, found '%s'", flag, value);
+            else
+                snprintf(err, err_size, "%s takes a number above 0 and at most %g, found '%s'", flag, most, value);
             return -1;
         }
         *targets[i] = v;
