@@ -20,6 +20,7 @@
 #define LIMIT_BVH_FILE_BYTES (1ull << 30) /* 1 GiB, read as a stream */
 #define LIMIT_JSON_FILE_BYTES (256ull << 20) /* sweep definitions and results files */
 #define LIMIT_SWEEP_POINTS 100000
+#define LIMIT_POSITION_M 1e6 /* |translation| after the unit: codecs store float32 (and far from overflow) */
 
 /* 0 when a clip of `frames` (a double, so that a declared count is checked
  * before any cast) of `joints` at `rate_hz` is within the limits; otherwise

@@ -444,9 +444,10 @@ static int parse(lexer *lx, const bvh_options *opt, bvh_result *out)
     anim_rig *rig = out->rig;
     for (int i = 0; i < h.count; i++) {
         for (int a = 0; a < 3; a++)
-            if (!isfinite(h.joints[i].offset[a] * opt->unit_m) || !isfinite(h.joints[i].end_site[a] * opt->unit_m)) {
-                snprintf(err, err_size, "%s: joint '%s': its OFFSET times the unit (%g m) is out of range", name,
-                         h.joints[i].name, opt->unit_m);
+            if (!(fabs(h.joints[i].offset[a] * opt->unit_m) <= LIMIT_POSITION_M) ||
+                !(fabs(h.joints[i].end_site[a] * opt->unit_m) <= LIMIT_POSITION_M)) {
+                snprintf(err, err_size, "%s: joint '%s': its OFFSET times the unit (%g m) is beyond %g m, out of range",
+                         name, h.joints[i].name, opt->unit_m, LIMIT_POSITION_M);
                 goto done;
             }
         memcpy(rig->names[i], h.joints[i].name, RIG_NAME_MAX);
@@ -476,9 +477,11 @@ static int parse(lexer *lx, const bvh_options *opt, bvh_result *out)
         for (int i = 0; i < h.count; i++) {
             double pos[3], rot[4];
             joint_pose(&h.joints[i], values, opt->unit_m, pos, rot);
-            if (!isfinite(pos[0]) || !isfinite(pos[1]) || !isfinite(pos[2])) {
-                snprintf(err, err_size, "%s: frame %d, joint '%s': its position times the unit (%g m) is out of range",
-                         name, f + 1, h.joints[i].name, opt->unit_m);
+            if (!(fabs(pos[0]) <= LIMIT_POSITION_M && fabs(pos[1]) <= LIMIT_POSITION_M &&
+                  fabs(pos[2]) <= LIMIT_POSITION_M)) {
+                snprintf(err, err_size,
+                         "%s: frame %d, joint '%s': its position times the unit (%g m) is beyond %g m, out of range",
+                         name, f + 1, h.joints[i].name, opt->unit_m, LIMIT_POSITION_M);
                 goto done;
             }
             values += h.joints[i].channel_count;

@@ -81,7 +81,7 @@ expect 2 "(a word of over 255 characters)" -- "$bin" run --clip $bad/long_word.b
 
 # Finding 6: a value that the unit takes out of range (1e308 cm), and a unit past the range.
 printf 'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1e308\n1\n' >"$tmp/huge.bvh"
-expect 2 "frame 1, joint 'a': its position times the unit (100 m) is out of range" -- \
+expect 2 "frame 1, joint 'a': its position times the unit (100 m) is beyond 1e+06 m, out of range" -- \
   "$bin" run --clip "$tmp/huge.bvh" --codec raw --unit-m 100
 expect 2 "--unit-m takes a number above 0 and at most 1000, found '1e6'" -- "$bin" run --clip walk --codec raw --unit-m 1e6
 
