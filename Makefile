@@ -144,7 +144,7 @@ SWEEP ?= sweeps/study.json
 sweep: deps $(BIN)
 	@mkdir -p results
 	@echo "== the study's tables -> results/tables.txt" >&2
-	@$(BIN) tables > results/tables.txt.tmp && mv results/tables.txt.tmp results/tables.txt && cat results/tables.txt
+	@$(BIN) tables $(BENCH_PIN_FLAG) > results/tables.txt.tmp && mv results/tables.txt.tmp results/tables.txt && cat results/tables.txt
 	@echo "== sweep $(SWEEP)" >&2
 	@$(BIN) sweep $(SWEEP)
 	@scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)
@@ -155,11 +155,14 @@ sweep: deps $(BIN)
 	@$(MAKE) --no-print-directory bench
 
 # Decode timings of every codec on the three clips: results/bench.json, .tsv and a figure.
-# Benchmarks, not tests: run on an idle machine; ANIMBENCH_BENCH_FLAGS="--pin 1" pins a CPU.
+# Benchmarks, not tests: run on an idle machine.  The timed thread is pinned to the last CPU
+# (BENCH_PIN=-1 to leave it free); ANIMBENCH_BENCH_FLAGS adds options (--runs 21, say).
+BENCH_PIN ?= $(shell echo $$(( $$(nproc) - 1 )))
+BENCH_PIN_FLAG = $(if $(filter -1,$(BENCH_PIN)),,--pin $(BENCH_PIN))
 bench: deps $(BIN)
 	@mkdir -p results
 	@echo "== decode timings -> results/bench.json" >&2
-	@$(BIN) bench --clips walk,jump,mocap --json results/bench.json $(ANIMBENCH_BENCH_FLAGS)
+	@$(BIN) bench --clips walk,jump,mocap --json results/bench.json $(BENCH_PIN_FLAG) $(ANIMBENCH_BENCH_FLAGS)
 	@scripts/figures.sh results/bench.json
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six

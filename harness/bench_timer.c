@@ -1,5 +1,9 @@
 #include "bench_timer.h"
 
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,4 +83,21 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
     out->max_ns = sorted[runs - 1];
     out->median_ns = runs % 2 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
     return 0;
+}
+
+double timer_spread(const timer_result *r)
+{
+    return r->min_ns > 0 ? r->max_ns / r->min_ns : INFINITY;
+}
+
+void timer_noise_note(const timer_result *r, int pinned_cpu, char *out, size_t n)
+{
+    const double spread = timer_spread(r);
+    const bool noisy = !(spread <= TIMER_NOISY_SPREAD);
+    size_t k = 0;
+    out[0] = '\0';
+    if (noisy)
+        k += (size_t)snprintf(out, n, "noisy: max/min %.2f", spread);
+    if (pinned_cpu < 0 && k < n)
+        snprintf(out + k, n - k, "%snot pinned", noisy ? "; " : "");
 }

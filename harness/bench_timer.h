@@ -30,6 +30,13 @@ typedef struct timer_result {
 void timer_config_default(timer_config *c);
 /* Returns 0, or -1 when pinning was asked for and failed. */
 int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out);
+/* Runs whose slowest is more than this times the fastest are reported noisy. */
+#define TIMER_NOISY_SPREAD 1.3
+/* max / min over the runs. */
+double timer_spread(const timer_result *r);
+/* What to say next to a figure: "" when the runs agree and the thread was
+ * pinned; otherwise "noisy: max/min 1.45", "not pinned", or both. */
+void timer_noise_note(const timer_result *r, int pinned_cpu, char *out, size_t n);
 /* Pins the calling thread to one CPU; returns 0 or -1. */
 int timer_pin_cpu(int cpu);
 /* True when this build was compiled with optimisation. */

@@ -35,7 +35,9 @@ static bool listed(const char *list, const char *name)
 
 static void print_row(const char *name, const char *pattern, const timer_result *r, const char *extra)
 {
-    printf("  %-12s %-11s %10.1f %10.1f %10.1f  %s\n", name, pattern, r->median_ns, r->min_ns, r->max_ns, extra);
+    const double spread = timer_spread(r);
+    printf("  %-12s %-11s %10.1f %10.1f %10.1f %6.2f%s  %s\n", name, pattern, r->median_ns, r->min_ns, r->max_ns,
+           spread, spread <= TIMER_NOISY_SPREAD ? " " : "!", extra);
 }
 
 int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
@@ -75,6 +77,16 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     if (!timer_build_optimised())
         fprintf(stderr, "animbench bench: warning: this build is not optimised; its timings mean little\n");
     cJSON *doc = json ? results_document(full_argc, full_argv) : NULL;
+    if (doc) {
+        cJSON *setup = cJSON_AddObjectToObject(doc, "timing_setup");
+        if (tc.pin_cpu >= 0)
+            cJSON_AddNumberToObject(setup, "pinned_cpu", tc.pin_cpu);
+        else
+            cJSON_AddNullToObject(setup, "pinned_cpu");
+        cJSON_AddNumberToObject(setup, "runs", tc.runs);
+        cJSON_AddNumberToObject(setup, "budget_ms", tc.budget_ms);
+        cJSON_AddNumberToObject(setup, "noisy_above_max_over_min", TIMER_NOISY_SPREAD);
+    }
     cJSON *ceilings = doc ? cJSON_AddArrayToObject(doc, "ceilings") : NULL;
     char clip_copy[1024];
     snprintf(clip_copy, sizeof clip_copy, "%s", clips);
@@ -92,9 +104,11 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             break;
         }
         const anim_clip *clip = mc->source->clip;
-        printf("decode cost on %s (%d frames, %d bones), ns; median, min, max of %d runs\n", name,
-               clip->frame_count, clip->rig->bone_count, tc.runs);
-        printf("  %-12s %-11s %10s %10s %10s\n", "codec", "pattern", "median", "min", "max");
+        printf("decode cost on %s (%d frames, %d bones), ns; median, min, max of %d runs; max/min (! above %.1f: "
+               "noisy)%s\n",
+               name, clip->frame_count, clip->rig->bone_count, tc.runs, TIMER_NOISY_SPREAD,
+               tc.pin_cpu < 0 ? "; NOT PINNED: --pin CPU for steadier figures" : "");
+        printf("  %-12s %-11s %10s %10s %10s %7s\n", "codec", "pattern", "median", "min", "max", "max/min");
         timer_result copy, lerp;
         if (time_ceilings(mc, &tc, &copy, &lerp, err, sizeof err) != 0) {
             fprintf(stderr, "animbench bench: %s\n", err);

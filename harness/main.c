@@ -30,7 +30,7 @@ int cmd_tables(int argc, char **argv)
     for (int i = 0; i < argc; i++)
         if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: animbench tables [--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--tol-mm X]\n"
-                   "                        [--lever-m X] [--sweep-mm a,b,c] [--runs N] [--no-timings]\n"
+                   "                        [--lever-m X] [--sweep-mm a,b,c] [--runs N] [--pin CPU] [--no-timings]\n"
                    "  The study's tables, in its format, for any setting of its constants.\n");
             return 0;
         }

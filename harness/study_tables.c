@@ -30,6 +30,7 @@ void study_settings_default(study_settings *s)
     memcpy(s->sweep_mm, SWEEP, sizeof SWEEP);
     s->timings = true;
     s->timing_runs = 9;
+    s->pin_cpu = -1;
 }
 
 static int parse_number(const char *flag, const char *text, double *out, char *err, size_t err_size)
@@ -98,7 +99,8 @@ int study_settings_parse(study_settings *s, int argc, char **argv, char *err, si
         }
         if (strcmp(flag, "--runs") != 0 && strcmp(flag, "--fps") != 0 && strcmp(flag, "--walk-seconds") != 0 &&
             strcmp(flag, "--jump-seconds") != 0 && strcmp(flag, "--seed") != 0 &&
-            strcmp(flag, "--tol-mm") != 0 && strcmp(flag, "--lever-m") != 0 && strcmp(flag, "--sweep-mm") != 0) {
+            strcmp(flag, "--tol-mm") != 0 && strcmp(flag, "--lever-m") != 0 && strcmp(flag, "--sweep-mm") != 0 &&
+            strcmp(flag, "--pin") != 0) {
             snprintf(err, err_size, "unknown option '%s'", flag);
             return -1;
         }
@@ -135,6 +137,10 @@ int study_settings_parse(study_settings *s, int argc, char **argv, char *err, si
         } else if (strcmp(flag, "--lever-m") == 0) {
             bad = v > 0 ? NULL : "must be above 0";
             s->lever_m = v;
+        } else if (strcmp(flag, "--pin") == 0) {
+            bad = v >= 0 && v <= 4095 && v == floor(v) ? NULL : "must be an integer from 0 to 4095";
+            if (!bad)
+                s->pin_cpu = (int)v;
         } else if (strcmp(flag, "--runs") == 0) {
             bad = v >= 1 && v <= 1000 && v == floor(v) ? NULL : "must be an integer from 1 to 1000";
             if (!bad)
@@ -608,6 +614,7 @@ static int print_timing_table(FILE *out, tables_ctx *c, bool playback)
     study_timing_input in = {walk, c->s->tol_mm, c->s->lever_m, {0, 0, -1}};
     timer_config_default(&in.timer);
     in.timer.runs = c->s->timing_runs;
+    in.timer.pin_cpu = c->s->pin_cpu;
     const int rc = playback ? study_timings_print_playback(out, &in, c->err, c->err_size)
                             : study_timings_print_decode(out, &in, c->err, c->err_size);
     measured_clip_free(walk);

@@ -18,6 +18,7 @@ typedef struct study_settings {
     int sweep_count; /* 0.1 0.25 0.5 1 2 5 10 20 50 */
     bool timings;    /* the two decode-cost tables */
     int timing_runs; /* 9, as the study */
+    int pin_cpu;     /* -1: the timed thread is not pinned */
 } study_settings;
 
 void study_settings_default(study_settings *s);

@@ -304,6 +304,8 @@ cJSON *timer_result_json(const timer_result *r, const char *unit)
     cJSON_AddNumberToObject(j, "min_ns", r->min_ns);
     cJSON_AddNumberToObject(j, "max_ns", r->max_ns);
     cJSON_AddNumberToObject(j, "reps_per_run", (double)r->reps_per_run);
+    cJSON_AddNumberToObject(j, "max_over_min", timer_spread(r));
+    cJSON_AddBoolToObject(j, "noisy", !(timer_spread(r) <= TIMER_NOISY_SPREAD));
     cJSON *runs = cJSON_AddArrayToObject(j, "runs_ns");
     for (int i = 0; i < r->runs; i++)
         cJSON_AddItemToArray(runs, cJSON_CreateNumber(r->ns[i]));
@@ -312,11 +314,13 @@ cJSON *timer_result_json(const timer_result *r, const char *unit)
 
 /* --------------------------------------------------- the study's tables */
 
-static void print_timing_line(FILE *out, const char *label, const timer_result *r)
+/* The study's line, with our note on the runs' spread inside its brackets. */
+static void print_timing_line(FILE *out, const char *label, const timer_result *r, int pinned_cpu)
 {
-    char med[JSFMT_MAX];
-    fprintf(out, "%-46s %5s ns per skeleton sample   (min %.0f, max %.0f, %d runs)\n", label,
-            js_to_fixed(r->median_ns, 0, med), r->min_ns, r->max_ns, r->runs);
+    char med[JSFMT_MAX], note[96];
+    timer_noise_note(r, pinned_cpu, note, sizeof note);
+    fprintf(out, "%-46s %5s ns per skeleton sample   (min %.0f, max %.0f, %d runs%s%s)\n", label,
+            js_to_fixed(r->median_ns, 0, med), r->min_ns, r->max_ns, r->runs, note[0] ? "; " : "", note);
 }
 
 static void build_warning(FILE *out)
@@ -347,7 +351,7 @@ int study_timings_print_decode(FILE *out, const study_timing_input *in, char *er
             in->walk->source->clip->rig->bone_count * 10);
     build_warning(out);
     for (int i = 0; i < 4; i++)
-        print_timing_line(out, ROWS[i].label, &rows[i]);
+        print_timing_line(out, ROWS[i].label, &rows[i], in->timer.pin_cpu);
     return 0;
 }
 
@@ -449,8 +453,8 @@ int study_timings_print_playback(FILE *out, const study_timing_input *in, char *
     else {
         fprintf(out, "\n### sequential playback, %d scalar channels only\n", tracks);
         build_warning(out);
-        print_timing_line(out, "binary search per track", &bin);
-        print_timing_line(out, "cached cursor, advance forward", &cur);
+        print_timing_line(out, "binary search per track", &bin, in->timer.pin_cpu);
+        print_timing_line(out, "cached cursor, advance forward", &cur, in->timer.pin_cpu);
     }
     free(times);
     free(vals);
