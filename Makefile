@@ -139,6 +139,11 @@ clean:
 tables: $(BIN)
 	$(BIN) tables
 
+# Shared data (captures, corpora): ANIMBENCH_DATA, by default ../shared/data beside the checkout.
+# Sweep definitions name such clips data:PATH.
+ANIMBENCH_DATA ?= ../shared/data
+export ANIMBENCH_DATA
+
 # The main job: every table of the study, the sweep, its exported tables and the figures.
 SWEEP ?= sweeps/study.json
 sweep: deps $(BIN)
@@ -148,10 +153,11 @@ sweep: deps $(BIN)
 	@echo "== sweep $(SWEEP)" >&2
 	@$(BIN) sweep $(SWEEP)
 	@scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)
-	@if [ -d ../shared/data/bvh ]; then \
-	  echo "== sweep sweeps/captures.json (the motion captures in ../shared/data/bvh)" >&2; \
-	  $(BIN) sweep sweeps/captures.json && scripts/figures.sh results/captures.json; \
-	else echo "== ../shared/data/bvh not found: the motion-capture sweep (sweeps/captures.json) is skipped" >&2; fi
+	@if [ -d "$(ANIMBENCH_DATA)/bvh" ]; then \
+	  echo "== sweep sweeps/captures.json (the motion captures in $(ANIMBENCH_DATA)/bvh)" >&2; \
+	  $(BIN) sweep sweeps/captures.json && scripts/figures.sh results/captures.json && \
+	  rm -f results/captures.NOT_REGENERATED.txt; \
+	else scripts/mark_stale.sh results/captures "$(ANIMBENCH_DATA)/bvh"; fi
 	@$(MAKE) --no-print-directory bench
 
 # Decode timings of every codec on the three clips: results/bench.json, .tsv and a figure.

@@ -15,6 +15,20 @@
 
 const char *const STUDY_CLIP_NAMES[] = {"walk", "jump", "mocap", NULL};
 
+const char *clip_data_folder(void)
+{
+    const char *env = getenv("ANIMBENCH_DATA");
+    return env && env[0] ? env : "../shared/data";
+}
+
+void clip_resolve(const char *name, char *out, size_t n)
+{
+    if (strncmp(name, "data:", 5) == 0)
+        snprintf(out, n, "%s/%s", clip_data_folder(), name + 5);
+    else
+        snprintf(out, n, "%s", name);
+}
+
 static uint64_t fnv1a(uint64_t h, const void *data, size_t n)
 {
     const uint8_t *p = data;
@@ -50,14 +64,16 @@ void clip_source_free(clip_source *s)
     free(s);
 }
 
-clip_source *clip_source_load(const char *name, const clip_params *params, char *err, size_t err_size)
+clip_source *clip_source_load(const char *spec, const clip_params *params, char *err, size_t err_size)
 {
+    char name[4096];
+    clip_resolve(spec, name, sizeof name);
     clip_source *s = calloc(1, sizeof *s);
     if (!s) {
         snprintf(err, err_size, "out of memory");
         return NULL;
     }
-    snprintf(s->name, sizeof s->name, "%s", name);
+    snprintf(s->name, sizeof s->name, "%.*s", (int)sizeof s->name - 1, name);
     s->params = *params;
     if (strcmp(name, "walk") == 0 || strcmp(name, "jump") == 0 || strcmp(name, "mocap") == 0) {
         if (study_clip_check(name, params, err, err_size) != 0) {
@@ -111,7 +127,8 @@ clip_source *clip_source_load(const char *name, const clip_params *params, char 
         if (dot)
             *dot = '\0';
     } else {
-        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, or a .bvh file or folder)", name);
+        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, or a .bvh file or folder; data:PATH is "
+                                "$ANIMBENCH_DATA/PATH, here %s)", name, clip_data_folder());
         clip_source_free(s);
         return NULL;
     }
@@ -238,8 +255,10 @@ void clip_names_free(char **names, int count)
     free(names);
 }
 
-int clip_expand(const char *spec, char ***names, char *err, size_t err_size)
+int clip_expand(const char *given, char ***names, char *err, size_t err_size)
 {
+    char spec[4096];
+    clip_resolve(given, spec, sizeof spec);
     struct stat st;
     *names = NULL;
     if (stat(spec, &st) != 0 || !S_ISDIR(st.st_mode)) {

@@ -27,6 +27,12 @@ typedef struct clip_source {
 #define CLIP_HUMAN_EXTENT_MIN_M 0.3
 #define CLIP_HUMAN_EXTENT_MAX_M 3.0
 
+/* The shared data folder: $ANIMBENCH_DATA, or ../shared/data. */
+const char *clip_data_folder(void);
+/* A clip name with its "data:" prefix, if any, replaced by the data folder
+ * ("data:bvh/x.bvh" -> "../shared/data/bvh/x.bvh"); other names unchanged. */
+void clip_resolve(const char *name, char *out, size_t n);
+
 /* True when name is an import (a path ending in .bvh, any case). */
 int clip_is_file(const char *name);
 /* A clip name, a .bvh file, or a folder: the clips it stands for (a folder:

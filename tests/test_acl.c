@@ -153,7 +153,7 @@ static void test_bad_precision(void **state)
 /* ACL's bytes against an independent run of ACL v2.1.0 on the same captures
  * (../shared/notes/codec-headroom.md, a prototype outside this project that
  * read the BVH files with its own importer and gave ACL the bind pose as
- * default values): within 0.1 %.  Skipped without ../shared/data. */
+ * default values): within 0.1 %.  Skipped without $ANIMBENCH_DATA (../shared/data). */
 static void test_bytes_match_independent_acl_run(void **state)
 {
     (void)state;
@@ -163,16 +163,18 @@ static void test_bytes_match_independent_acl_run(void **state)
         double unit_m, precision_mm;
         size_t bytes;
     } expect[] = {
-        {"../shared/data/bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 0.1, 19809},
-        {"../shared/data/bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 1, 14237},
-        {"../shared/data/bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 0.1, 13157},
-        {"../shared/data/bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 1, 9957},
-        {"../shared/data/bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 0.1, 32717},
-        {"../shared/data/bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 1, 23347},
+        {"data:bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 0.1, 19809},
+        {"data:bandai_namco_1/dataset-1_walk_normal_001.bvh", 0.01, 1, 14237},
+        {"data:bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 0.1, 13157},
+        {"data:bandai_namco_1/dataset-1_dash_happy_001.bvh", 0.01, 1, 9957},
+        {"data:bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 0.1, 32717},
+        {"data:bandai_namco_1/dataset-1_kick_normal_001.bvh", 0.01, 1, 23347},
     };
     int checked = 0;
     for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
-        FILE *f = fopen(expect[i].file, "rb");
+        char path[1024];
+        clip_resolve(expect[i].file, path, sizeof path);
+        FILE *f = fopen(path, "rb");
         if (!f)
             continue;
         fclose(f);
@@ -194,7 +196,7 @@ static void test_bytes_match_independent_acl_run(void **state)
         checked++;
     }
     if (checked == 0) {
-        print_message("  skipped: ../shared/data/bandai_namco_1 not found\n");
+        print_message("  skipped: %s/bandai_namco_1 not found\n", clip_data_folder());
         skip();
     }
 }

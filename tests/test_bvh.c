@@ -484,7 +484,8 @@ static void test_streamed_file_equals_memory(void **state)
     bvh_result_free(&b);
     free(text);
     /* a big one: the shared CMU capture when present (3.3 MB, 52 pieces) */
-    const char *big = "../shared/data/bvh/cmu_01_03_mb.bvh";
+    char big[1024];
+    clip_resolve("data:bvh/cmu_01_03_mb.bvh", big, sizeof big);
     text = read_text_file(big);
     if (!text) {
         print_message("  %s not here: the multi-piece case skipped\n", big);
