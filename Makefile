@@ -125,6 +125,7 @@ check: deps
 	@mkdir -p build && rm -f build/check-summary.txt
 	@$(MAKE) --no-print-directory WERROR=-Werror test
 	@$(MAKE) --no-print-directory test-asan
+	@tests/cache_keys.sh
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory test-without-acl
 	@$(MAKE) --no-print-directory fuzz

@@ -89,6 +89,13 @@ typedef struct codec {
     unsigned flags;
     const void *config; /* the row's fixed settings, read by its ops */
     const codec_ops *ops;
+    /* What a stored point of this row is keyed on, besides the measuring code:
+     * the row's own version (its author bumps it when the row's bytes change
+     * for a reason its files do not show, such as a new config in the
+     * registry) and the files of codecs/ its bytes come from ("lib:acl" for
+     * ACL's headers).  Editing one codec re-measures only its rows. */
+    int version;
+    const char *sources;
 } codec;
 
 const codec *codec_find(const char *name);

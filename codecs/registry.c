@@ -13,33 +13,38 @@ extern const codec_ops EVERY_NTH_OPS;
 
 #define TRACKS(reduce, cubic, quant, drop, layout) \
     (&(const track_codec_config){reduce, cubic, quant, drop, layout})
+/* the files the study's rows are built from (a row's cache key: codec.h) */
+#define TRACK_SOURCES                                                                                      \
+    "track_codecs.c track_codecs.h study_plan.c study_plan.h refine.c refine.h study_container.c "        \
+    "study_container.h track_set.c track_set.h track_sampler.c track_sampler.h quantize.c quantize.h"
+#define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 
 static const codec CODECS[] = {
-    {"raw", "study 1: every channel of every frame as float32 (16-byte zero header)", 0, NULL, &RAW_CODEC_OPS},
+    {"raw", "study 1: every channel of every frame as float32 (16-byte zero header)", 0, NULL, &RAW_CODEC_OPS, 1, "raw_codec.c raw_codec.h"},
     {"const", "study 2: constant channels stored once, the rest every frame (lossless)", 0,
-     TRACKS(false, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+     TRACKS(false, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"linear-all", "study 3: linear keyframe reduction of every channel, constants included",
-     CODEC_USES_TOLERANCE, TRACKS(true, false, false, false, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+     CODEC_USES_TOLERANCE, TRACKS(true, false, false, false, LAYOUT_STUDY), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"linear", "study 4: constant removal + linear keyframe reduction", CODEC_USES_TOLERANCE,
-     TRACKS(true, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+     TRACKS(true, false, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"cubic", "study 5: constant removal + Catmull-Rom cubic keyframe reduction", CODEC_USES_TOLERANCE,
-     TRACKS(true, true, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+     TRACKS(true, true, false, true, LAYOUT_STUDY), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"cubic-q", "study 6: cubic keys, 16-bit pos/scale, smallest-3 quats (study layout: not self-contained)",
      CODEC_USES_TOLERANCE | CODEC_NOT_SELF_CONTAINED, TRACKS(true, true, true, true, LAYOUT_STUDY),
-     &TRACK_CODEC_OPS},
+     &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"quant", "study 7: constant removal + quantisation of every frame (study layout: not self-contained)",
-     CODEC_NOT_SELF_CONTAINED, TRACKS(false, false, true, true, LAYOUT_STUDY), &TRACK_CODEC_OPS},
+     CODEC_NOT_SELF_CONTAINED, TRACKS(false, false, true, true, LAYOUT_STUDY), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"cubic-q-sc", "study 6 in a self-contained layout (header with frames, fps, flags; constants stored)",
-     CODEC_USES_TOLERANCE, TRACKS(true, true, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS},
+     CODEC_USES_TOLERANCE, TRACKS(true, true, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"quant-sc", "study 7 in a self-contained layout (header with frames, fps, flags; constants stored)", 0,
-     TRACKS(false, false, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS},
+     TRACKS(false, false, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS, 1, TRACK_SOURCES},
     {"every-nth", "README example: every Nth frame as float32, linear in between", CODEC_USES_STEP, NULL,
-     &EVERY_NTH_OPS},
+     &EVERY_NTH_OPS, 1, "every_nth.c"},
     {"acl", "ACL v2.1 (Unreal's codec): default settings, variable bit rates, shell metric at 30 mm; "
             "--tol-mm is its precision (ACL's default 0.1 mm)",
-     ACL_ROW_FLAGS, (&(const acl_row_config){0}), &ACL_CODEC_OPS},
+     ACL_ROW_FLAGS, (&(const acl_row_config){0}), &ACL_CODEC_OPS, 1, ACL_SOURCES},
     {"acl-highest", "ACL v2.1 at compression level highest; otherwise as acl", ACL_ROW_FLAGS,
-     (&(const acl_row_config){1}), &ACL_CODEC_OPS},
+     (&(const acl_row_config){1}), &ACL_CODEC_OPS, 1, ACL_SOURCES},
 };
 
 int codec_count(void)

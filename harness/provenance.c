@@ -1,5 +1,6 @@
 #include "provenance.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "../codecs/acl_codec.h"
+#include "../codecs/codec.h"
 #include "../core/gzip_size.h"
 #include "build_info.h"
 
@@ -67,4 +69,55 @@ void provenance_collect(provenance *p)
 const char *provenance_code_version(void)
 {
     return ANIMBENCH_SOURCE_HASH;
+}
+
+const char *provenance_measure_version(void)
+{
+    return ANIMBENCH_MEASURE_HASH;
+}
+
+static const source_hash BUILD_FILES[] = {ANIMBENCH_CODEC_FILES};
+
+int provenance_codec_files(const source_hash **files)
+{
+    *files = BUILD_FILES;
+    return (int)(sizeof BUILD_FILES / sizeof BUILD_FILES[0]);
+}
+
+static uint64_t fnv(uint64_t h, const char *text)
+{
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        h = (h ^ *p) * 1099511628211ull;
+    return (h ^ 0xff) * 1099511628211ull; /* a separator: "ab"+"c" differs from "a"+"bc" */
+}
+
+int codec_cache_version(const codec *c, const source_hash *files, int file_count, char out[17])
+{
+    if (!files) {
+        files = BUILD_FILES;
+        file_count = (int)(sizeof BUILD_FILES / sizeof BUILD_FILES[0]);
+    }
+    char version[16];
+    snprintf(version, sizeof version, "%d", c->version);
+    uint64_t h = fnv(fnv(14695981039346656037ull, c->name), version);
+    int missing = 0;
+    const char *p = c->sources ? c->sources : "";
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const size_t len = strcspn(p, " ");
+        if (len == 0)
+            break;
+        char name[128];
+        snprintf(name, sizeof name, "%.*s", (int)len, p);
+        p += len;
+        const char *hash = NULL;
+        for (int i = 0; i < file_count && !hash; i++)
+            if (strcmp(files[i].file, name) == 0)
+                hash = files[i].hash;
+        missing += !hash;
+        h = fnv(fnv(h, name), hash ? hash : "missing");
+    }
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+    return missing;
 }

@@ -5,6 +5,8 @@
 
 #include <stdbool.h>
 
+struct codec;
+
 typedef struct provenance {
     const char *version, *git_commit, *source_hash, *cflags, *compiler;
     char cpu_model[128];
@@ -17,7 +19,21 @@ typedef struct provenance {
 } provenance;
 
 void provenance_collect(provenance *p);
-/* The code version results are keyed on: sources hash + commit. */
+/* A hash of every source file: the context's code_version. */
 const char *provenance_code_version(void);
+/* The measuring code's part of a point's cache key: core/, generators/,
+ * point measurement and its JSON, the codec interface. */
+const char *provenance_measure_version(void);
+
+typedef struct source_hash {
+    const char *file, *hash;
+} source_hash;
+/* A row's part of the cache key, 16 hex digits: its name, version and the
+ * hashes of its sources as listed in `files` (the build's table when NULL).
+ * Returns the number of its sources missing from the table (0 when all are
+ * known). */
+int codec_cache_version(const struct codec *c, const source_hash *files, int file_count, char out[17]);
+/* The build's table of codecs/ files and their hashes; returns its length. */
+int provenance_codec_files(const source_hash **files);
 
 #endif

@@ -82,16 +82,37 @@ cJSON *results_clip(const clip_source *s)
 
 void results_point_key(const measured_clip *mc, const codec *c, const codec_params *p, char *out, size_t n)
 {
-    char h[19], params[96] = "";
+    char h[19], params[96] = "", version[17];
     hex64(mc->source->sample_hash, h);
     if (c->flags & CODEC_USES_TOLERANCE)
         snprintf(params, sizeof params, " tol_mm=%.17g lever_m=%.17g", p->tol_mm, p->lever_m);
     if (c->flags & CODEC_USES_STEP)
         snprintf(params + strlen(params), sizeof params - strlen(params), " step=%d", p->step);
+    codec_cache_version(c, NULL, 0, version);
     const metric_params *m = &mc->metrics;
-    snprintf(out, n, "%s|%s@%s|%s%s|metrics %.9g %.9g %d %.9g %.9g", provenance_code_version(), mc->source->name, h,
-             c->name, params, m->shell_distance_m, m->precision_m, m->substeps, m->contact.height_m,
-             m->contact.speed_mps);
+    snprintf(out, n, "measure@%s|%s@%s|%s@%s%s|metrics %.9g %.9g %d %.9g %.9g", provenance_measure_version(),
+             mc->source->name, h, c->name, version, params, m->shell_distance_m, m->precision_m, m->substeps,
+             m->contact.height_m, m->contact.speed_mps);
+}
+
+/* Where this point was measured: a sweep reuses points across runs, so the
+ * file's context (the run that wrote it) need not be the run that measured
+ * a point. */
+static cJSON *point_provenance(const codec *c)
+{
+    provenance p;
+    provenance_collect(&p);
+    char version[17];
+    codec_cache_version(c, NULL, 0, version);
+    cJSON *j = cJSON_CreateObject();
+    cJSON_AddStringToObject(j, "git_commit", p.git_commit);
+    cJSON_AddStringToObject(j, "measure_version", provenance_measure_version());
+    cJSON_AddStringToObject(j, "codec_version", version);
+    cJSON_AddStringToObject(j, "compiler", p.compiler);
+    cJSON_AddStringToObject(j, "cflags", p.cflags);
+    cJSON_AddStringToObject(j, "cpu_model", p.cpu_model);
+    cJSON_AddStringToObject(j, "date", p.date);
+    return j;
 }
 
 static cJSON *error_json(const anim_rig *rig, const joint_error *e)
@@ -176,6 +197,7 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     results_point_key(mc, c, &r->params, key, sizeof key);
     cJSON_AddStringToObject(j, "key", key);
     cJSON_AddStringToObject(j, "code_version", provenance_code_version());
+    cJSON_AddItemToObject(j, "provenance", point_provenance(c));
     cJSON_AddItemToObject(j, "clip", results_clip(mc->source));
     cJSON *cj = cJSON_AddObjectToObject(j, "codec");
     cJSON_AddStringToObject(cj, "name", c->name);

@@ -12,6 +12,18 @@ if [ "$commit" != unknown ] && ! git diff --quiet HEAD -- core codecs generators
 fi
 # Optional libraries' version headers (ACL, RTM) count as sources: a new ACL re-measures its points.
 source_hash=$( { cat $(ls core/*.[ch] codecs/*.[ch] codecs/*.cpp generators/*.[ch] harness/*.[ch] 2>/dev/null | LC_ALL=C sort); for f in $libs; do [ -f "$f" ] && cat "$f"; done; } | sha256sum | cut -c1-16)
+# What a point's cache key is made of (harness/provenance.c): the measuring code (clip model,
+# metrics, generators, point measurement and its JSON, the codec interface), and each codec
+# module's own files, so that editing one codec re-measures only the rows built from it.
+measure_hash=$(cat $(ls core/*.[ch] generators/*.[ch] harness/measure.[ch] harness/results.[ch] codecs/codec.[ch] \
+  | LC_ALL=C sort) | sha256sum | cut -c1-16)
+codec_files=""
+for f in $(ls codecs/*.[ch] codecs/*.cpp 2>/dev/null | LC_ALL=C sort); do
+  case "$f" in codecs/codec.[ch]|codecs/registry.c) continue ;; esac
+  codec_files="$codec_files    {\"$(basename "$f")\", \"$(sha256sum "$f" | cut -c1-16)\"},
+"
+done
+lib_hash=$( { for f in $libs; do [ -f "$f" ] && cat "$f"; done; echo; } | sha256sum | cut -c1-16)
 esc=$(printf '%s' "$cflags" | sed 's/\\/\\\\/g; s/"/\\"/g')
 tmp=$(mktemp)
 cat > "$tmp" <<EOT
@@ -19,6 +31,10 @@ cat > "$tmp" <<EOT
 #define ANIMBENCH_GIT_COMMIT "$commit"
 #define ANIMBENCH_SOURCE_HASH "$source_hash"
 #define ANIMBENCH_CFLAGS "$esc"
+#define ANIMBENCH_MEASURE_HASH "$measure_hash"
+#define ANIMBENCH_CODEC_FILES \\
+$(printf '%s' "$codec_files" | sed 's/$/ \\/')
+    {"lib:acl", "$lib_hash"}
 EOT
 mkdir -p "$(dirname "$out")"
 if [ -f "$out" ] && cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; fi

@@ -19,6 +19,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../codecs/codec.h"
+#include "../harness/provenance.h"
 #include "../harness/results.h"
 #include "../harness/sweep.h"
 
@@ -457,6 +459,52 @@ static void test_point_limit(void **state)
     }
 }
 
+/* A point's cache key holds the measuring code's version and its row's
+ * own: editing one codec's file changes the key of that codec's rows and
+ * of no other row (tests/cache_keys.sh makes a real edit and rebuilds). */
+static void test_codec_versions_follow_their_files(void **state)
+{
+    (void)state;
+    const source_hash *build;
+    const int n = provenance_codec_files(&build);
+    /* every row names only files the build knows, and every codecs/ file belongs to some row */
+    for (int i = 0; i < codec_count(); i++) {
+        char v[17];
+        if (codec_cache_version(codec_at(i), build, n, v) != 0)
+            fail_msg("row %s names a source the build does not know: %s", codec_at(i)->name, codec_at(i)->sources);
+    }
+    for (int f = 0; f < n; f++) {
+        bool claimed = false;
+        for (int i = 0; i < codec_count() && !claimed; i++)
+            claimed = strstr(codec_at(i)->sources, build[f].file) != NULL;
+        if (!claimed)
+            fail_msg("codecs/%s belongs to no row's sources: editing it would re-measure nothing", build[f].file);
+    }
+    /* an edit of every_nth.c, then of refine.c */
+    source_hash *edited = malloc((size_t)n * sizeof *edited);
+    const char *files[] = {"every_nth.c", "refine.c"};
+    for (int e = 0; e < 2; e++) {
+        memcpy(edited, build, (size_t)n * sizeof *edited);
+        for (int f = 0; f < n; f++)
+            if (strcmp(edited[f].file, files[e]) == 0)
+                edited[f].hash = "0123456789abcdef";
+        int changed = 0;
+        for (int i = 0; i < codec_count(); i++) {
+            const codec *c = codec_at(i);
+            char before[17], after[17];
+            codec_cache_version(c, build, n, before);
+            codec_cache_version(c, edited, n, after);
+            const bool uses = strstr(c->sources, files[e]) != NULL;
+            if (uses == (strcmp(before, after) == 0))
+                fail_msg("edit of %s: row %s %s", files[e], c->name, uses ? "kept its version" : "changed its version");
+            changed += uses;
+        }
+        print_message("  an edit of codecs/%s changes the key of %d of %d rows\n", files[e], changed, codec_count());
+        assert_int_equal(changed, e == 0 ? 1 : 8);
+    }
+    free(edited);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -485,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_undecodable_point_is_an_error),
         cmocka_unit_test(test_stray_temporary_is_removed),
         cmocka_unit_test(test_point_limit),
+        cmocka_unit_test(test_codec_versions_follow_their_files),
     };
     return cmocka_run_group_tests_name("sweep", tests, setup, teardown);
 }
