@@ -18,10 +18,32 @@
 #include "../core/channels.h"
 #include "../core/clip.h"
 
+/* A parameter a codec row declares: `list` prints it, `run --param
+ * NAME=VALUE` and sweep definitions ("params") set it, results record it by
+ * name, `match` searches the row's quality knob. */
+typedef enum codec_param_type { PARAM_REAL, PARAM_INT, PARAM_CHOICE } codec_param_type;
+typedef struct codec_param_decl {
+    const char *name;
+    codec_param_type type;
+    double def, lo, hi; /* REAL: lo to hi (lo excluded when lo_open); INT: integers lo to hi; CHOICE: an index */
+    bool lo_open;
+    const char *unit; /* "mm", "frames", "bits", or "" */
+    const char *doc;  /* one line */
+    const char *const *choices; /* CHOICE: the names, NULL-terminated */
+    /* the quality knob: +1 when a larger value gives fewer bytes and more error, -1 when it gives
+     * more bytes and less error; 0 for every other parameter */
+    int knob;
+} codec_param_decl;
+
+#define CODEC_MAX_PARAMS 8
+
+/* The study's three parameters keep their fields (its codecs read them);
+ * every other declared parameter is in value[], at its declared index. */
 typedef struct codec_params {
     double tol_mm;  /* distance tolerance; codecs that reduce keys use it */
     double lever_m; /* lever arm turning tol_mm into an angle (study: 0.35) */
     int step;       /* a whole-number parameter for codecs that take one */
+    double value[CODEC_MAX_PARAMS];
 } codec_params;
 
 typedef struct codec_input {
@@ -96,10 +118,37 @@ typedef struct codec {
      * ACL's headers).  Editing one codec re-measures only its rows. */
     int version;
     const char *sources;
+    const codec_param_decl *params; /* what it declares, in order */
+    int param_count;
 } codec;
 
 const codec *codec_find(const char *name);
 int codec_count(void);
 const codec *codec_at(int index);
+/* Adds a row after the table's (tests add codecs that exist only in the test
+ * build); returns 0, or -1 when the name is taken or the extra rows are full. */
+int codec_register(const codec *c);
+
+/* Parameters: the row's defaults (the study's 1 mm, 0.35 m and step 2 for the
+ * fields of the rows that do not declare them). */
+void codec_params_init(const codec *c, codec_params *p);
+/* The index of a declared parameter, or -1. */
+int codec_param_index(const codec *c, const char *name);
+/* The row's quality knob, or -1 when it has none. */
+int codec_knob(const codec *c);
+double codec_param_get(const codec *c, const codec_params *p, int index);
+/* Sets parameter `index` to v after checking its type and range; 0, or -1
+ * with "codec X: parameter Y: ... (range)" in err. */
+int codec_param_set(const codec *c, codec_params *p, int index, double v, char *err, size_t err_size);
+/* The same from text: a number, or a choice's name; an unknown name is an
+ * error that lists the row's parameters. */
+int codec_param_set_text(const codec *c, codec_params *p, const char *name, const char *text, char *err,
+                         size_t err_size);
+/* "real above 0 mm, default 1; the quality knob: larger is fewer bytes" */
+void codec_param_describe(const codec_param_decl *d, char *out, size_t n);
+/* A value as text: a choice's name, else %.17g. */
+void codec_param_text(const codec_param_decl *d, double v, char *out, size_t n);
+/* " name=value" for every declared parameter, in order: part of a point's key. */
+void codec_params_format(const codec *c, const codec_params *p, char *out, size_t n);
 
 #endif

@@ -116,6 +116,15 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options,
             *(const char **)o->target = val;
             continue;
         }
+        if (o->kind == CLI_MULTI) {
+            cli_multi *m = o->target;
+            if (m->count == CLI_MULTI_MAX) {
+                fprintf(stderr, "animbench %s: %s given more than %d times\n", cmd, flag, CLI_MULTI_MAX);
+                return -1;
+            }
+            m->items[m->count++] = val;
+            continue;
+        }
         double v;
         char range[160];
         describe_range(o, range, sizeof range);
@@ -133,6 +142,30 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options,
             *(int *)o->target = (int)v;
         else
             *(double *)o->target = v;
+    }
+    return 0;
+}
+
+int cli_codec_params_apply(const cli_codec_params *q, const codec *c, codec_params *out, char *err, size_t err_size)
+{
+    codec_params_init(c, out);
+    const char *names[3] = {"tol_mm", "lever_m", "step"};
+    const double given[3] = {q->tol_mm, q->lever_m, q->step > 0 ? q->step : NAN};
+    for (int k = 0; k < 3; k++) {
+        const int i = codec_param_index(c, names[k]);
+        if (!isnan(given[k]) && i >= 0 && codec_param_set(c, out, i, given[k], err, err_size) != 0)
+            return -1;
+    }
+    for (int k = 0; k < q->param.count; k++) {
+        const char *item = q->param.items[k], *eq = strchr(item, '=');
+        if (!eq || eq == item) {
+            snprintf(err, err_size, "--param takes NAME=VALUE, found '%s'", item);
+            return -1;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "%.*s", (int)(eq - item), item);
+        if (codec_param_set_text(c, out, name, eq + 1, err, err_size) != 0)
+            return -1;
     }
     return 0;
 }

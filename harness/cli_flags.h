@@ -2,8 +2,10 @@
 #ifndef ANIMBENCH_CLI_FLAGS_H
 #define ANIMBENCH_CLI_FLAGS_H
 
+#include <math.h>
 #include <stddef.h>
 
+#include "../codecs/codec.h"
 #include "../generators/study_clips.h"
 
 /* A finite number and nothing else; returns 0 or -1. */
@@ -18,7 +20,32 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
 /* One option of a command: its flag, what its value is and where it goes.
  * Numbers are range-checked before they are stored: REAL takes lo..hi (lo
  * itself excluded when lo_open), INT an integer from lo to hi. */
-typedef enum { CLI_TEXT, CLI_REAL, CLI_INT, CLI_SWITCH } cli_kind;
+typedef enum { CLI_TEXT, CLI_REAL, CLI_INT, CLI_SWITCH, CLI_MULTI } cli_kind;
+
+/* CLI_MULTI: a flag that may be given several times (--param NAME=VALUE). */
+#define CLI_MULTI_MAX 16
+typedef struct cli_multi {
+    const char *items[CLI_MULTI_MAX];
+    int count;
+} cli_multi;
+
+/* Codec parameters given on the command line: the study's flags (--tol-mm,
+ * --lever-m, --step: applied to a codec that declares them, as before) and
+ * --param NAME=VALUE (an error for a codec that does not declare NAME). */
+typedef struct cli_codec_params {
+    double tol_mm, lever_m; /* NAN: not given */
+    int step;               /* 0: not given */
+    cli_multi param;
+} cli_codec_params;
+
+#define CLI_CODEC_PARAMS_INIT {NAN, NAN, 0, {{0}, 0}}
+/* The options above, for a command's option table. */
+#define CLI_CODEC_PARAM_OPTIONS(q)                                                                          \
+    {"--tol-mm", CLI_REAL, &(q)->tol_mm, 0, INFINITY, 1}, {"--lever-m", CLI_REAL, &(q)->lever_m, 0, INFINITY, 1}, \
+        {"--step", CLI_INT, &(q)->step, 1, 65536, 0}, {"--param", CLI_MULTI, &(q)->param, 0, 0, 0}
+/* The codec's defaults with what was given applied; 0, or -1 with a
+ * message naming the codec, parameter and range. */
+int cli_codec_params_apply(const cli_codec_params *q, const codec *c, codec_params *out, char *err, size_t err_size);
 typedef struct cli_option {
     const char *flag;
     cli_kind kind;

@@ -16,7 +16,8 @@
 #include "timing.h"
 
 #define BENCH_USAGE                                                                                        \
-    "usage: animbench bench [--clips walk,jump,mocap] [--codecs a,b,...] [--tol-mm X] [--step N]\n"         \
+    "usage: animbench bench [--clips walk,jump,mocap] [--codecs a,b,...] [--param NAME=VALUE ...]\n"         \
+    "                       [--tol-mm X] [--lever-m X] [--step N]  (the study's parameters, where declared)\n" \
     "                       [--runs N] [--budget-ms X] [--pin CPU] [--json FILE]\n"                         \
     "                       " CLI_CLIP_FLAGS_USAGE "\n"                                                     \
     "  Decode timings: median, min and max over --runs runs of every access pattern, per codec.\n"          \
@@ -43,7 +44,7 @@ static void print_row(const char *name, const char *pattern, const timer_result 
 int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
     const char *clips = "walk", *codecs = NULL, *json = NULL;
-    codec_params params = {1.0, 0.35, 2};
+    cli_codec_params given = CLI_CODEC_PARAMS_INIT;
     clip_params cp = CLIP_DEFAULTS;
     timer_config tc;
     timer_config_default(&tc);
@@ -51,8 +52,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         {"--clips", CLI_TEXT, &clips, 0, 0, 0},
         {"--codecs", CLI_TEXT, &codecs, 0, 0, 0},
         {"--json", CLI_TEXT, &json, 0, 0, 0},
-        {"--tol-mm", CLI_REAL, &params.tol_mm, 0, INFINITY, 1},
-        {"--step", CLI_INT, &params.step, 1, LIMIT_FRAMES_MAX, 0},
+        CLI_CODEC_PARAM_OPTIONS(&given),
         {"--runs", CLI_INT, &tc.runs, 1, TIMER_MAX_RUNS, 0},
         {"--budget-ms", CLI_REAL, &tc.budget_ms, 0, 10000, 1},
         {"--pin", CLI_INT, &tc.pin_cpu, 0, 4095, 0},
@@ -137,6 +137,12 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
                 continue;
             }
             codec_timings t;
+            codec_params params;
+            if (cli_codec_params_apply(&given, c, &params, err, sizeof err) != 0) {
+                fprintf(stderr, "animbench bench: %s\n", err);
+                rc = 2;
+                break;
+            }
             if (time_codec(mc, c, &params, &tc, &t, err, sizeof err) != 0) {
                 fprintf(stderr, "animbench bench: %s\n", err);
                 rc = 1;

@@ -14,7 +14,8 @@
 
 #define EXPORT_USAGE                                                                                       \
     "usage: animbench export --clip NAME --format bvh|acl-sjson --out FILE\n"                              \
-    "                        [--codec NAME [--tol-mm X] [--lever-m X] [--step N]]  (the decoded clip)\n"    \
+    "                        [--codec NAME [--param NAME=VALUE ...] [--tol-mm X] [--lever-m X] [--step N]]\n"  \
+    "                        (--codec: the clip decoded from that codec's bytes)\n"                         \
     "                        " CLI_CLIP_FLAGS_USAGE "\n"                                                   \
     "                        [--bvh-unit-m X]  (metres per unit written to a BVH, 1)\n"
 
@@ -22,7 +23,8 @@ int cmd_export(int argc, char **argv)
 {
     const char *clip_name = NULL, *format = NULL, *out_path = NULL, *codec_name = NULL;
     clip_params cp = CLIP_DEFAULTS;
-    codec_params params = {1.0, 0.35, 2};
+    cli_codec_params given = CLI_CODEC_PARAMS_INIT;
+    codec_params params;
     double bvh_unit = 1.0;
     const cli_option options[] = {
         {"--clip", CLI_TEXT, &clip_name, 0, 0, 0},
@@ -30,9 +32,7 @@ int cmd_export(int argc, char **argv)
         {"--out", CLI_TEXT, &out_path, 0, 0, 0},
         {"--codec", CLI_TEXT, &codec_name, 0, 0, 0},
         {"--bvh-unit-m", CLI_REAL, &bvh_unit, 0, INFINITY, 1},
-        {"--tol-mm", CLI_REAL, &params.tol_mm, 0, INFINITY, 1},
-        {"--lever-m", CLI_REAL, &params.lever_m, 0, INFINITY, 1},
-        {"--step", CLI_INT, &params.step, 1, LIMIT_FRAMES_MAX, 0},
+        CLI_CODEC_PARAM_OPTIONS(&given),
     };
     const int parsed =
         cli_parse("export", argc, argv, options, (int)(sizeof options / sizeof options[0]), &cp, EXPORT_USAGE);
@@ -52,6 +52,10 @@ int cmd_export(int argc, char **argv)
         return 2;
     }
     char err[512];
+    if (c && cli_codec_params_apply(&given, c, &params, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench export: %s\n", err);
+        return 2;
+    }
     clip_source *src = clip_source_load(clip_name, &cp, err, sizeof err);
     if (src && src->warning[0])
         fprintf(stderr, "animbench export: warning: %s\n", src->warning);

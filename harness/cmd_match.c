@@ -19,14 +19,14 @@ typedef struct match_options {
     int metric;
     double target_mm, reference_tol_mm;
     clip_params clip_params;
-    codec_params params;
+    cli_codec_params given;
 } match_options;
 
 static int parse(const char *cmd, int argc, char **argv, match_options *o, const char *usage)
 {
     memset(o, 0, sizeof *o);
     o->clip_params = CLIP_DEFAULTS;
-    o->params = (codec_params){1.0, 0.35, 2};
+    o->given = (cli_codec_params)CLI_CODEC_PARAMS_INIT;
     o->metric = MATCH_SHELL_MAX;
     o->target_mm = NAN;
     o->reference_tol_mm = ACL_DEFAULT_PRECISION_MM;
@@ -42,7 +42,8 @@ static int parse(const char *cmd, int argc, char **argv, match_options *o, const
         {"--metric", CLI_TEXT, &metric, 0, 0, 0},
         {"--target", CLI_REAL, &o->target_mm, 0, INFINITY, 1},
         {"--reference-tol-mm", CLI_REAL, &o->reference_tol_mm, 0, INFINITY, 1},
-        {"--lever-m", CLI_REAL, &o->params.lever_m, 0, INFINITY, 1},
+        {"--lever-m", CLI_REAL, &o->given.lever_m, 0, INFINITY, 1},
+        {"--param", CLI_MULTI, &o->given.param, 0, 0, 0},
     };
     const int parsed = cli_parse(cmd, argc, argv, options, (int)(sizeof options / sizeof options[0]), &o->clip_params,
                                  usage);
@@ -114,7 +115,8 @@ static cJSON *trail_json(const match_result *m)
 
 static const char *knob_name(const codec *c)
 {
-    return c->flags & CODEC_USES_TOLERANCE ? "tol_mm" : c->flags & CODEC_USES_STEP ? "step" : "none";
+    const int k = codec_knob(c);
+    return k >= 0 ? c->params[k].name : "none";
 }
 
 int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
@@ -135,7 +137,13 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
         return 2;
     match_result m;
     char err[512];
-    if (match_search(mc, c, &o.params, (match_metric)o.metric, o.target_mm, &m, err, sizeof err) != 0) {
+    codec_params base;
+    if (cli_codec_params_apply(&o.given, c, &base, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench match: %s\n", err);
+        measured_clip_free(mc);
+        return 2;
+    }
+    if (match_search(mc, c, &base, (match_metric)o.metric, o.target_mm, &m, err, sizeof err) != 0) {
         fprintf(stderr, "animbench match: %s\n", err);
         measured_clip_free(mc);
         return 1;
@@ -235,7 +243,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     const codec *ref = find_available("compare", o.reference);
     if (!ref)
         return 2;
-    if (!(ref->flags & CODEC_USES_TOLERANCE)) {
+    if (codec_param_index(ref, "tol_mm") < 0) {
         fprintf(stderr, "animbench compare: the reference %s has no tolerance to set (--reference-tol-mm): choose "
                         "a codec that takes --tol-mm\n", ref->name);
         return 2;
@@ -290,9 +298,15 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                 rc = 2;
                 break;
             }
-            codec_params rp = o.params;
-            rp.tol_mm = o.reference_tol_mm;
+            codec_params rp;
             point_result r;
+            if (cli_codec_params_apply(&o.given, ref, &rp, err, sizeof err) != 0 ||
+                codec_param_set(ref, &rp, codec_param_index(ref, "tol_mm"), o.reference_tol_mm, err, sizeof err) != 0) {
+                fprintf(stderr, "animbench compare: %s\n", err);
+                measured_clip_free(mc);
+                rc = 2;
+                break;
+            }
             if (measure_point(mc, ref, &rp, false, &r, err, sizeof err) != 0) {
                 fprintf(stderr, "animbench compare: %s\n", err);
                 measured_clip_free(mc);
@@ -317,8 +331,11 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
                 APPEND("- |");
             for (int i = 0; i < nc && rc == 0; i++) {
                 match_result m;
-                if (match_search_hint(mc, codecs[i], &o.params, (match_metric)o.metric, target, o.reference_tol_mm, &m,
-                                      err, sizeof err) != 0) {
+                codec_params base;
+                const double hint = strcmp(knob_name(codecs[i]), "tol_mm") == 0 ? o.reference_tol_mm : NAN;
+                if (cli_codec_params_apply(&o.given, codecs[i], &base, err, sizeof err) != 0 ||
+                    match_search_hint(mc, codecs[i], &base, (match_metric)o.metric, target, hint, &m, err,
+                                      sizeof err) != 0) {
                     fprintf(stderr, "animbench compare: %s\n", err);
                     rc = 1;
                     break;

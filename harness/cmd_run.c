@@ -23,11 +23,15 @@ int cmd_list(int argc, char **argv)
         fprintf(stderr, "animbench list: takes no arguments, found '%s'\n", argv[0]);
         return 2;
     }
-    printf("codecs (codecs/registry.c):\n");
+    printf("codecs (codecs/registry.c), with the parameters each declares (run --param NAME=VALUE):\n");
     for (int i = 0; i < codec_count(); i++) {
         const codec *c = codec_at(i);
-        printf("  %-12s %s%s%s\n", c->name, c->description, c->flags & CODEC_USES_TOLERANCE ? " [--tol-mm]" : "",
-               c->flags & CODEC_USES_STEP ? " [--step]" : "");
+        printf("  %-12s %s\n", c->name, c->description);
+        for (int k = 0; k < c->param_count; k++) {
+            char what[400];
+            codec_param_describe(&c->params[k], what, sizeof what);
+            printf("  %-12s   %s: %s\n  %-12s     (%s)\n", "", c->params[k].name, c->params[k].doc, "", what);
+        }
         if (c->flags & CODEC_UNAVAILABLE)
             printf("  %-12s UNAVAILABLE: %s\n", "", ACL_UNAVAILABLE_REASON);
     }
@@ -52,12 +56,13 @@ int cmd_list(int argc, char **argv)
 typedef struct run_options {
     const char *clip, *codec, *json;
     clip_params clip_params;
-    codec_params params;
+    cli_codec_params given;
     metric_params metrics;
 } run_options;
 
 #define RUN_USAGE                                                                                              \
-    "usage: animbench run --clip NAME --codec NAME [--tol-mm X] [--lever-m X] [--step N] [--json FILE]\n"       \
+    "usage: animbench run --clip NAME --codec NAME [--param NAME=VALUE ...] [--json FILE]\n"                    \
+    "                     [--tol-mm X] [--lever-m X] [--step N]  (the study's parameters, where declared)\n"   \
     "                     " CLI_CLIP_FLAGS_USAGE "\n"                                                          \
     "                     [--shell-mm 30] [--precision-mm 0.1] [--substeps 4]\n"                               \
     "                     [--contact-height-mm 60] [--contact-speed 0.5]\n"                                    \
@@ -68,7 +73,7 @@ static int parse_run(int argc, char **argv, run_options *o)
 {
     memset(o, 0, sizeof *o);
     o->clip_params = CLIP_DEFAULTS;
-    o->params = (codec_params){1.0, 0.35, 2};
+    o->given = (cli_codec_params)CLI_CODEC_PARAMS_INIT;
     metric_params_default(&o->metrics);
     double shell_mm = o->metrics.shell_distance_m * 1000, precision_mm = o->metrics.precision_m * 1000;
     double contact_mm = o->metrics.contact.height_m * 1000;
@@ -76,9 +81,7 @@ static int parse_run(int argc, char **argv, run_options *o)
         {"--clip", CLI_TEXT, &o->clip, 0, 0, 0},
         {"--codec", CLI_TEXT, &o->codec, 0, 0, 0},
         {"--json", CLI_TEXT, &o->json, 0, 0, 0},
-        {"--tol-mm", CLI_REAL, &o->params.tol_mm, 0, INFINITY, 1},
-        {"--lever-m", CLI_REAL, &o->params.lever_m, 0, INFINITY, 1},
-        {"--step", CLI_INT, &o->params.step, 1, LIMIT_FRAMES_MAX, 0},
+        CLI_CODEC_PARAM_OPTIONS(&o->given),
         {"--shell-mm", CLI_REAL, &shell_mm, 0, INFINITY, 1},
         {"--precision-mm", CLI_REAL, &precision_mm, 0, INFINITY, 1},
         {"--substeps", CLI_INT, &o->metrics.substeps, 1, 64, 0},
@@ -152,11 +155,14 @@ void print_point_report(const measured_clip *mc, const point_result *r)
            mc->source->generator, clip->frame_count, clip->fps, clip->rig->bone_count,
            (unsigned long long)mc->source->sample_hash);
     printf("codec  %s: %s\n", c->name, c->description);
-    if (c->flags & CODEC_USES_TOLERANCE)
-        printf("params tolerance %g mm, lever %g m (%.4f deg)\n", r->params.tol_mm, r->params.lever_m,
-               study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
-    if (c->flags & CODEC_USES_STEP)
-        printf("params step %d\n", r->params.step);
+    if (c->param_count > 0) {
+        char text[512];
+        codec_params_format(c, &r->params, text, sizeof text);
+        printf("params%s", text);
+        if (codec_param_index(c, "tol_mm") >= 0 && codec_param_index(c, "lever_m") >= 0)
+            printf(" (an angle of %.4f deg)", study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
+        printf("\n");
+    }
     printf("bytes  %zu (%.0f B/s), gzip %zu (%.0f B/s), keys %ld, stream fnv1a64 %016llx\n", r->bytes, r->bytes / secs,
            r->gzip_bytes, r->gzip_bytes / secs, r->keys, (unsigned long long)r->stream_fnv1a64);
     if (r->decoded_ok)
@@ -196,6 +202,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         return 2;
     }
     char err[512];
+    codec_params params;
+    if (cli_codec_params_apply(&o.given, c, &params, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench run: %s\n", err);
+        return 2;
+    }
     char **names;
     const int count = clip_expand(o.clip, &names, err, sizeof err);
     if (count == 0) {
@@ -215,7 +226,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             break;
         }
         point_result r;
-        if (measure_point(mc, c, &o.params, false, &r, err, sizeof err) != 0) {
+        if (measure_point(mc, c, &params, false, &r, err, sizeof err) != 0) {
             fprintf(stderr, "animbench run: %s\n", err);
             measured_clip_free(mc);
             rc = 1;

@@ -82,12 +82,9 @@ cJSON *results_clip(const clip_source *s)
 
 void results_point_key(const measured_clip *mc, const codec *c, const codec_params *p, char *out, size_t n)
 {
-    char h[19], params[96] = "", version[17];
+    char h[19], params[512], version[17];
     hex64(mc->source->sample_hash, h);
-    if (c->flags & CODEC_USES_TOLERANCE)
-        snprintf(params, sizeof params, " tol_mm=%.17g lever_m=%.17g", p->tol_mm, p->lever_m);
-    if (c->flags & CODEC_USES_STEP)
-        snprintf(params + strlen(params), sizeof params - strlen(params), " step=%d", p->step);
+    codec_params_format(c, p, params, sizeof params);
     codec_cache_version(c, NULL, 0, version);
     const metric_params *m = &mc->metrics;
     snprintf(out, n, "measure@%s|%s@%s|%s@%s%s|metrics %.9g %.9g %d %.9g %.9g", provenance_measure_version(),
@@ -204,13 +201,22 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     cJSON_AddStringToObject(cj, "description", c->description);
     cJSON_AddBoolToObject(cj, "self_contained", !(c->flags & CODEC_NOT_SELF_CONTAINED));
     cJSON *params = cJSON_AddObjectToObject(cj, "params");
-    if (c->flags & CODEC_USES_TOLERANCE) {
-        cJSON_AddNumberToObject(params, "tol_mm", r->params.tol_mm);
-        cJSON_AddNumberToObject(params, "lever_m", r->params.lever_m);
-        cJSON_AddNumberToObject(params, "tol_deg", study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
+    for (int i = 0; i < c->param_count; i++) {
+        const codec_param_decl *d = &c->params[i];
+        const double v = codec_param_get(c, &r->params, i);
+        if (d->type == PARAM_CHOICE) {
+            char text[64];
+            codec_param_text(d, v, text, sizeof text);
+            cJSON_AddStringToObject(params, d->name, text);
+        } else {
+            cJSON_AddNumberToObject(params, d->name, v);
+        }
     }
-    if (c->flags & CODEC_USES_STEP)
-        cJSON_AddNumberToObject(params, "step", r->params.step);
+    if (codec_param_index(c, "tol_mm") >= 0 && codec_param_index(c, "lever_m") >= 0)
+        cJSON_AddNumberToObject(params, "tol_deg", study_tolerance_deg(r->params.tol_mm, r->params.lever_m));
+    const int knob = codec_knob(c);
+    if (knob >= 0)
+        cJSON_AddStringToObject(cj, "knob", c->params[knob].name);
     const double secs = clip->frame_count / clip->fps;
     cJSON_AddNumberToObject(j, "bytes", (double)r->bytes);
     cJSON_AddNumberToObject(j, "bytes_per_second", r->bytes / secs);

@@ -199,6 +199,93 @@ static int number_list(const sweep *s, const cJSON *run, int r, const char *fiel
     return 0;
 }
 
+/* The study's lists (tol_mm, lever_m, step) as a run gives them. */
+typedef struct legacy_lists {
+    const double *values[3];
+    int count[3];
+    bool given[3];
+} legacy_lists;
+
+/* A run's "params": an object whose every key a codec of the run declares,
+ * each a list of 1 to 64 values (numbers, or a choice's names). */
+static int check_run_params(const sweep *s, int r, const cJSON *params, const cJSON *codecs)
+{
+    char msg[400];
+    if (!cJSON_IsObject(params)) {
+        snprintf(msg, sizeof msg, "run %d: \"params\" is an object: {\"NAME\": [values], ...}", r);
+        return def_error(s, msg);
+    }
+    for (const cJSON *e = params->child; e; e = e->next) {
+        if (!cJSON_IsArray(e) || cJSON_GetArraySize(e) < 1 || cJSON_GetArraySize(e) > 64) {
+            snprintf(msg, sizeof msg, "run %d: params.%s must be a list of 1 to 64 values", r, e->string);
+            return def_error(s, msg);
+        }
+        bool declared = false;
+        const cJSON *cod;
+        cJSON_ArrayForEach(cod, codecs)
+        {
+            const codec *c = cJSON_IsString(cod) ? codec_find(cod->valuestring) : NULL;
+            declared |= c && codec_param_index(c, e->string) >= 0;
+        }
+        if (!declared) {
+            snprintf(msg, sizeof msg, "run %d: params.%s: no codec of this run declares a parameter '%s' (animbench "
+                     "list shows what each declares)", r, e->string, e->string);
+            return def_error(s, msg);
+        }
+    }
+    return 0;
+}
+
+/* The values declared parameter i of codec c takes in run r: its list in
+ * "params", else the study's list of that name, else its default; each
+ * checked against the declaration. */
+static int param_values(const sweep *s, int r, const cJSON *params, const legacy_lists *legacy, const codec *c,
+                        int i, double *out, int *count)
+{
+    const codec_param_decl *d = &c->params[i];
+    codec_params scratch;
+    codec_params_init(c, &scratch);
+    char err[400], msg[600];
+    *count = 0;
+    const cJSON *list = params ? cJSON_GetObjectItemCaseSensitive(params, d->name) : NULL;
+    if (list) {
+        const cJSON *v;
+        cJSON_ArrayForEach(v, list)
+        {
+            int rc;
+            if (cJSON_IsString(v))
+                rc = codec_param_set_text(c, &scratch, d->name, v->valuestring, err, sizeof err);
+            else if (cJSON_IsNumber(v))
+                rc = codec_param_set(c, &scratch, i, v->valuedouble, err, sizeof err);
+            else {
+                rc = -1;
+                snprintf(err, sizeof err, "codec %s: parameter %s: a value is a number or a choice's name", c->name,
+                         d->name);
+            }
+            if (rc != 0) {
+                snprintf(msg, sizeof msg, "run %d: params.%s[%d]: %s", r, d->name, *count, err);
+                return def_error(s, msg);
+            }
+            out[(*count)++] = codec_param_get(c, &scratch, i);
+        }
+        return 0;
+    }
+    static const char *const LEGACY[3] = {"tol_mm", "lever_m", "step"};
+    for (int k = 0; k < 3; k++)
+        if (legacy->given[k] && strcmp(d->name, LEGACY[k]) == 0) {
+            for (int j = 0; j < legacy->count[k]; j++) {
+                if (codec_param_set(c, &scratch, i, legacy->values[k][j], err, sizeof err) != 0) {
+                    snprintf(msg, sizeof msg, "run %d: \"%s\"[%d]: %s", r, d->name, j, err);
+                    return def_error(s, msg);
+                }
+                out[(*count)++] = legacy->values[k][j];
+            }
+            return 0;
+        }
+    out[(*count)++] = d->def;
+    return 0;
+}
+
 static sweep_point *new_point(sweep *s)
 {
     if (s->point_count == LIMIT_SWEEP_POINTS) {
@@ -310,7 +397,8 @@ static int parse_definition(sweep *s, const cJSON *doc)
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(doc, "metrics");
     if (mp && parse_metrics(s, mp) != 0)
         return -1;
-    static const char *const RUN_KEYS[] = {"clips", "codecs", "tol_mm", "lever_m", "step", "key_histogram", NULL};
+    static const char *const RUN_KEYS[] = {"clips",  "codecs", "tol_mm", "lever_m", "step", "params", "key_histogram",
+                                           NULL};
     int r = 0;
     const cJSON *run;
     cJSON_ArrayForEach(run, runs)
@@ -334,6 +422,9 @@ static int parse_definition(sweep *s, const cJSON *doc)
         if (number_list(s, run, r, "tol_mm", 1.0, 0, INFINITY, false, tols, 64, &ntol) ||
             number_list(s, run, r, "lever_m", 0.35, 0, INFINITY, false, levers, 16, &nlever) ||
             number_list(s, run, r, "step", 2, 1, LIMIT_FRAMES_MAX, true, steps, 64, &nstep))
+            return -1;
+        const cJSON *run_params = cJSON_GetObjectItemCaseSensitive(run, "params");
+        if (run_params && check_run_params(s, r, run_params, codecs) != 0)
             return -1;
         const cJSON *hist = cJSON_GetObjectItemCaseSensitive(run, "key_histogram");
         if (hist && !cJSON_IsBool(hist)) {
@@ -366,22 +457,33 @@ static int parse_definition(sweep *s, const cJSON *doc)
                         fprintf(stderr, "sweep: run %d: codec %s skipped: %s\n", r, c->name, ACL_UNAVAILABLE_REASON);
                     continue;
                 }
-                const int nt = c->flags & CODEC_USES_TOLERANCE ? ntol : 1;
-                const int nl = c->flags & CODEC_USES_TOLERANCE ? nlever : 1;
-                const int ns = c->flags & CODEC_USES_STEP ? nstep : 1;
-                for (int t = 0; t < nt; t++)
-                    for (int l = 0; l < nl; l++)
-                        for (int k = 0; k < ns; k++) {
-                            sweep_point *p = new_point(s);
-                            if (!p)
-                                return -1;
-                            p->clip = ci;
-                            p->codec = c;
-                            p->params = (codec_params){c->flags & CODEC_USES_TOLERANCE ? tols[t] : 1.0,
-                                                       c->flags & CODEC_USES_TOLERANCE ? levers[l] : 0.35,
-                                                       c->flags & CODEC_USES_STEP ? (int)steps[k] : 2};
-                            p->histogram = cJSON_IsTrue(hist);
-                        }
+                /* the values of each declared parameter; then their product */
+                double values[CODEC_MAX_PARAMS][64];
+                int counts[CODEC_MAX_PARAMS], at[CODEC_MAX_PARAMS] = {0};
+                const legacy_lists legacy = {{tols, levers, steps},
+                                             {ntol, nlever, nstep},
+                                             {cJSON_GetObjectItemCaseSensitive(run, "tol_mm") != NULL,
+                                              cJSON_GetObjectItemCaseSensitive(run, "lever_m") != NULL,
+                                              cJSON_GetObjectItemCaseSensitive(run, "step") != NULL}};
+                for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++)
+                    if (param_values(s, r, run_params, &legacy, c, i, values[i], &counts[i]) != 0)
+                        return -1;
+                for (;;) {
+                    sweep_point *p = new_point(s);
+                    if (!p)
+                        return -1;
+                    p->clip = ci;
+                    p->codec = c;
+                    codec_params_init(c, &p->params);
+                    for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++)
+                        codec_param_set(c, &p->params, i, values[i][at[i]], msg, sizeof msg); /* checked above */
+                    p->histogram = cJSON_IsTrue(hist);
+                    int i = 0;
+                    while (i < c->param_count && ++at[i] == counts[i])
+                        at[i++] = 0;
+                    if (i >= c->param_count)
+                        break;
+                }
             }
         }
     }
@@ -762,12 +864,9 @@ static double now_seconds(void)
 
 static void point_label(const sweep *s, const sweep_point *p, char *out, size_t n)
 {
-    const codec *c = p->codec;
-    int k = snprintf(out, n, "%s %s", s->clip_names[p->clip], c->name);
-    if (c->flags & CODEC_USES_TOLERANCE && k < (int)n)
-        k += snprintf(out + k, n - (size_t)k, " tol_mm=%g lever_m=%g", p->params.tol_mm, p->params.lever_m);
-    if (c->flags & CODEC_USES_STEP && k < (int)n)
-        snprintf(out + k, n - (size_t)k, " step=%d", p->params.step);
+    char params[512];
+    codec_params_format(p->codec, &p->params, params, sizeof params);
+    snprintf(out, n, "%.400s %s%s", s->clip_names[p->clip], p->codec->name, params);
 }
 
 static bool decodes(const cJSON *point)
@@ -909,7 +1008,7 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
         parallel_for(n, measure_job, &b);
         for (int i = 0; i < n; i++) {
             sweep_point *p = queue[done_count + i];
-            char label[300];
+            char label[1024];
             point_label(&s, p, label, sizeof label);
             if (!p->result) {
                 fprintf(stderr, "animbench sweep: %s: %s\n", label, p->error);

@@ -339,7 +339,7 @@ int study_timings_print_decode(FILE *out, const study_timing_input *in, char *er
         {"cubic keyframes, binary search + Hermite", "cubic"},
         {"quantised cubic keys, dequantise + Hermite", "cubic-q-sc"},
     };
-    const codec_params p = {in->tol_mm, in->lever_m, 2};
+    const codec_params p = {in->tol_mm, in->lever_m, 2, {0}};
     timer_result rows[4];
     for (int i = 0; i < 4; i++) {
         codec_timings t;
@@ -423,7 +423,7 @@ int study_timings_print_playback(FILE *out, const study_timing_input *in, char *
 {
     const anim_clip *clip = in->walk->source->clip;
     const codec *c = codec_find("cubic");
-    const codec_params p = {in->tol_mm, in->lever_m, 2};
+    const codec_params p = {in->tol_mm, in->lever_m, 2, {0}};
     const codec_input ci = {clip, in->walk->view};
     codec_output enc;
     codec_output_init(&enc);

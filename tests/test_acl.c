@@ -54,7 +54,7 @@ static void test_reported_error_is_ours(void **state)
         measured_clip *m = load(clips[k], NULL);
         for (int r = 0; r < 2; r++)
             for (int i = 0; i < 2; i++) {
-                const codec_params p = {precisions_mm[i], 0.35, 1};
+                const codec_params p = {precisions_mm[i], 0.35, 1, {0}};
                 point_result res;
                 char err[256];
                 assert_int_equal(measure_point(m, rows[r], &p, false, &res, err, sizeof err), 0);
@@ -83,7 +83,7 @@ static void test_scale_mapping(void **state)
     measured_clip *m = load("jump", NULL);
     const anim_clip *clip = m->source->clip;
     const codec_input in = {clip, m->view};
-    const codec_params p = {0.1, 0.35, 1};
+    const codec_params p = {0.1, 0.35, 1, {0}};
     codec_output out;
     codec_output_init(&out);
     char err[256];
@@ -113,7 +113,7 @@ static void test_other_rig_refused(void **state)
     const codec *c = acl_or_skip("acl");
     measured_clip *m = load("walk", NULL);
     const codec_input in = {m->source->clip, m->view};
-    const codec_params p = {1, 0.35, 1};
+    const codec_params p = {1, 0.35, 1, {0}};
     codec_output out;
     codec_output_init(&out);
     char err[256];
@@ -139,7 +139,7 @@ static void test_bad_precision(void **state)
     const codec_input in = {m->source->clip, m->view};
     const double bad[] = {0, -1, NAN, INFINITY};
     for (int i = 0; i < 4; i++) {
-        const codec_params p = {bad[i], 0.35, 1};
+        const codec_params p = {bad[i], 0.35, 1, {0}};
         codec_output out;
         codec_output_init(&out);
         char err[256] = "";
@@ -182,7 +182,7 @@ static void test_bytes_match_independent_acl_run(void **state)
         cp.unit_m = expect[i].unit_m;
         measured_clip *m = load(expect[i].file, &cp);
         const codec_input in = {m->source->clip, m->view};
-        const codec_params p = {expect[i].precision_mm, 0.35, 1};
+        const codec_params p = {expect[i].precision_mm, 0.35, 1, {0}};
         codec_output out;
         codec_output_init(&out);
         char err[256];
@@ -217,7 +217,7 @@ static void test_bench_check_on_composed_scale(void **state)
         timer_config_default(&tc);
         tc.runs = 1;
         tc.budget_ms = 0.2;
-        const codec_params p = {tol[i], 0.35, 1};
+        const codec_params p = {tol[i], 0.35, 1, {0}};
         codec_timings t;
         char err[256];
         if (time_codec(m, c, &p, &tc, &t, err, sizeof err) != 0)

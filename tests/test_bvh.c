@@ -259,7 +259,7 @@ static void test_container_frame_limit(void **state)
         channel_view *v = channels_create(c);
         const codec *cod = codec_find("linear");
         const codec_input in = {c, v};
-        const codec_params p = {1, 0.35, 2};
+        const codec_params p = {1, 0.35, 2, {0}};
         codec_output out;
         codec_output_init(&out);
         char err[256] = "";
@@ -347,7 +347,7 @@ static void test_any_rig_size(void **state)
 
         }
         point_result r;
-        const codec_params p = {1, 0.35, 3};
+        const codec_params p = {1, 0.35, 3, {0}};
         assert_int_equal(measure_point(mc, c, &p, true, &r, err, sizeof err), 0);
         if (!r.decoded_ok)
             fail_msg("%s: %s", c->name, r.decode_error);

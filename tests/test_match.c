@@ -21,16 +21,23 @@ typedef struct curve {
     size_t (*bytes)(double tol);
 } curve;
 
+/* The knob's value: tol_mm, or the declared parameter "bits" / "fineness". */
+static double setting(const codec *c, const codec_params *p)
+{
+    const int i = codec_knob(c);
+    return i >= 0 ? codec_param_get(c, p, i) : p->tol_mm;
+}
+
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)
 {
     const curve *k = c->config;
     if (RAW_CODEC_OPS.encode(c, in, p, out, err, err_size) != 0)
         return -1;
-    const size_t raw = out->bytes.size, want = k->bytes(p->tol_mm);
+    const size_t raw = out->bytes.size, want = k->bytes(setting(c, p));
     if (want > raw + 12)
         bytes_zeros(&out->bytes, want - raw - 12);
-    bytes_f64(&out->bytes, k->error_mm(p->tol_mm)); /* the stream ends with e and the raw part's size */
+    bytes_f64(&out->bytes, k->error_mm(setting(c, p))); /* the stream ends with e and the raw part's size */
     bytes_u32(&out->bytes, (uint32_t)raw);
     return 0;
 }
@@ -103,17 +110,27 @@ static measured_clip *walk(void)
     return m;
 }
 
-static match_result search(const curve *k, double target)
+static const codec_param_decl TOLERANCE[] = {
+    {"tol_mm", PARAM_REAL, 1, 0, INFINITY, true, "mm", "tolerance", NULL, +1},
+};
+
+static match_result search_codec(const codec *c, double target)
 {
-    const codec c = {"synthetic", "test curve", CODEC_USES_TOLERANCE, k, &OPS};
     measured_clip *m = walk();
-    const codec_params base = {1, 0.35, 1};
+    codec_params base;
+    codec_params_init(c, &base);
     match_result r;
     char err[256];
-    if (match_search(m, &c, &base, MATCH_SHELL_MAX, target, &r, err, sizeof err) != 0)
+    if (match_search(m, c, &base, MATCH_SHELL_MAX, target, &r, err, sizeof err) != 0)
         fail_msg("%s", err);
     measured_clip_free(m);
     return r;
+}
+
+static match_result search(const curve *k, double target)
+{
+    const codec c = {"synthetic", "test curve", 0, k, &OPS, 1, "", TOLERANCE, 1};
+    return search_codec(&c, target);
 }
 
 /* e = 0.8 tol meets 1 mm up to tol = 1.25: bytes 2000000 / 2.25 = 888888. */
@@ -156,6 +173,53 @@ static void test_unreachable(void **state)
     match_result_free(&r);
 }
 
+/* Knobs whose larger values cost more bytes (direction -1), declared by the
+ * codec: an integer "bits" with e = 100 / 2^bits mm and 1000 bytes a bit
+ * meets 1 mm from 7 bits (0.78 mm; 6 bits give 1.56 mm): the answer is 7 bits,
+ * 7000 bytes.  A real "fineness" f with e = 10 / f mm and 1000 f bytes meets
+ * 1 mm from f = 10: the answer is f = 10 within the bisection, 10000 bytes. */
+static double bits_error(double bits)
+{
+    return 100.0 / pow(2, bits);
+}
+static size_t bits_bytes(double bits)
+{
+    return (size_t)(1000 * bits) + 1000000;
+}
+static double fineness_error(double f)
+{
+    return 10.0 / f;
+}
+static size_t fineness_bytes(double f)
+{
+    return (size_t)(1000 * f) + 1000000;
+}
+
+static void test_knobs_declared_finer_upward(void **state)
+{
+    (void)state;
+    static const codec_param_decl BITS[] = {
+        {"bits", PARAM_INT, 8, 1, 16, false, "bits", "bits per value", NULL, -1},
+    };
+    static const codec_param_decl FINENESS[] = {
+        {"fineness", PARAM_REAL, 4, 0, 1000, true, "", "how fine", NULL, -1},
+    };
+    const curve kb = {bits_error, bits_bytes}, kf = {fineness_error, fineness_bytes};
+    const codec bits = {"synthetic-bits", "test curve", 0, &kb, &OPS, 1, "", BITS, 1};
+    const codec fine = {"synthetic-fineness", "test curve", 0, &kf, &OPS, 1, "", FINENESS, 1};
+    match_result r = search_codec(&bits, 1.0);
+    assert_true(r.reachable);
+    if (r.knob != 7)
+        fail_msg("bits: chose %g after %d encodes", r.knob, r.encodes);
+    assert_int_equal(r.point.bytes, 1007000);
+    match_result_free(&r);
+    r = search_codec(&fine, 1.0);
+    assert_true(r.reachable);
+    if (!(r.knob >= 10 && r.knob < 10.01))
+        fail_msg("fineness: chose %.9g after %d encodes", r.knob, r.encodes);
+    match_result_free(&r);
+}
+
 static void test_metric_names(void **state)
 {
     (void)state;
@@ -170,6 +234,7 @@ int main(void)
         cmocka_unit_test(test_monotone_curve),
         cmocka_unit_test(test_non_monotone_curve),
         cmocka_unit_test(test_unreachable),
+        cmocka_unit_test(test_knobs_declared_finer_upward),
         cmocka_unit_test(test_metric_names),
     };
     return cmocka_run_group_tests_name("match", tests, NULL, NULL);

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const codec *c = codec_at((int)(h % (uint32_t)available));
     if (!(c->flags & CODEC_UNAVAILABLE)) {
         static const double TOLERANCES[] = {0, 1e-9, 0.01, 1, 50};
-        const codec_params p = {TOLERANCES[(h >> 8) % 5], 0.35, 1 + (int)((h >> 16) % 7)};
+        const codec_params p = {TOLERANCES[(h >> 8) % 5], 0.35, 1 + (int)((h >> 16) % 7), {0}};
         point_result pr;
         if (measure_point(mc, c, &p, (h >> 24) & 1, &pr, err, sizeof err) == 0) {
             /* the encoder's bytes must decode, by its own decoder, to a clip of the same length */

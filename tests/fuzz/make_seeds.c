@@ -31,7 +31,7 @@ static int write_seeds(const char *folder, const anim_clip *clip, int rig_index,
         const codec *c = codec_at(i);
         if ((c->flags & CODEC_UNAVAILABLE) || strncmp(c->name, "acl", 3) == 0)
             continue; /* the fuzz targets are built without ACL (C++): its rows are not fuzzed */
-        const codec_params p = {1.0, 0.35, 2};
+        const codec_params p = {1.0, 0.35, 2, {0}};
         codec_output out;
         codec_output_init(&out);
         char err[256], path[512];
