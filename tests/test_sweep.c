@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +22,11 @@
 
 #include "../codecs/codec.h"
 #include "../harness/provenance.h"
+#include "../codecs/raw_codec.h"
+#include "../harness/commands.h"
+#include "../harness/match.h"
 #include "../harness/results.h"
+#include "table_compare.h"
 #include "../harness/sweep.h"
 
 static char dir[256];
@@ -505,6 +510,141 @@ static void test_codec_versions_follow_their_files(void **state)
     free(edited);
 }
 
+/* A codec that exists only in this test build, with one declared parameter
+ * ("level", an integer 1 to 8, the quality knob, larger: more bytes): the
+ * raw layout padded by 1000 bytes a level, decoded with the root moved by
+ * 8 / level mm.  Registered at run time, it must appear in `list`, take its
+ * parameter in a sweep ("params") and in `match`, with no other edit. */
+static int level_encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
+                        size_t err_size)
+{
+    if (RAW_CODEC_OPS.encode(c, in, p, out, err, err_size) != 0)
+        return -1;
+    const int level = (int)p->value[0];
+    const size_t raw = out->bytes.size;
+    bytes_zeros(&out->bytes, (size_t)level * 1000);
+    bytes_u32(&out->bytes, (uint32_t)level);
+    bytes_u32(&out->bytes, (uint32_t)raw);
+    return 0;
+}
+
+static anim_clip *level_decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                               size_t err_size)
+{
+    if (size < 8) {
+        snprintf(err, err_size, "too short");
+        return NULL;
+    }
+    byte_reader r = {bytes, size, size - 8};
+    uint32_t level = 0, raw = 0;
+    if (!read_u32(&r, &level) || !read_u32(&r, &raw) || raw > size - 8 || level < 1 || level > 8) {
+        snprintf(err, err_size, "bad trailer");
+        return NULL;
+    }
+    anim_clip *clip = RAW_CODEC_OPS.decode(c, bytes, raw, rig, err, err_size);
+    for (int f = 0; clip && f < clip->frame_count; f++)
+        clip_pos_channel(clip, 0, 0)[f] += 0.008 / level;
+    return clip;
+}
+
+static const codec_param_decl LEVEL[] = {
+    {"level", PARAM_INT, 2, 1, 8, false, "", "how fine (test codec)", NULL, -1},
+};
+static codec_ops level_ops;
+static const codec LEVEL_CODEC = {"test-level", "a codec of the test build", 0, NULL, &level_ops, 1, "", LEVEL, 1};
+
+static void register_level_codec(void)
+{
+    if (codec_find("test-level"))
+        return;
+    level_ops = RAW_CODEC_OPS;
+    level_ops.encode = level_encode;
+    level_ops.decode = level_decode;
+    level_ops.sampler_create = NULL;
+    assert_int_equal(codec_register(&LEVEL_CODEC), 0);
+}
+
+static void test_codec_of_the_test_build(void **state)
+{
+    (void)state;
+    register_level_codec();
+    char log[320], def[300], out[300];
+    snprintf(log, sizeof log, "%s/list.txt", dir);
+    /* list */
+    fflush(stdout);
+    const int saved = dup(1), f = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    dup2(f, 1);
+    close(f);
+    char *argv0[] = {NULL};
+    assert_int_equal(cmd_list(0, argv0), 0);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    char *listing = read_text_file(log);
+    assert_non_null(strstr(listing, "test-level   a codec of the test build"));
+    assert_non_null(strstr(listing, "level: how fine (test codec)"));
+    assert_non_null(strstr(listing, "an integer from 1 to 8, default 2; the quality knob: larger is more bytes"));
+    free(listing);
+    /* a sweep over its parameter */
+    snprintf(def, sizeof def, "%s/level.json", dir);
+    snprintf(out, sizeof out, "%s/level_results.json", dir);
+    char text[512];
+    snprintf(text, sizeof text,
+             "{\"name\": \"level\", \"output\": \"%s\", \"metrics\": {\"substeps\": 1}, \"runs\": [{\"clips\": [\"walk\"], "
+             "\"codecs\": [\"test-level\"], \"params\": {\"level\": [1, 2, 4, 8]}}]}",
+             out);
+    write_text(def, text);
+    char *argv[] = {"test"};
+    sweep_stats st;
+    int q = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(q);
+    assert_int_equal(st.measured, 4);
+    int missing;
+    char err[256];
+    cJSON *doc = results_read(out, &missing, err, sizeof err);
+    assert_non_null(doc);
+    const cJSON *pt;
+    double bytes_prev = 0;
+    cJSON_ArrayForEach(pt, cJSON_GetObjectItem(doc, "points"))
+    {
+        const cJSON *cod = cJSON_GetObjectItem(pt, "codec");
+        assert_string_equal(cJSON_GetObjectItem(cod, "knob")->valuestring, "level");
+        const double level = cJSON_GetObjectItem(cJSON_GetObjectItem(cod, "params"), "level")->valuedouble;
+        const double bytes = cJSON_GetObjectItem(pt, "bytes")->valuedouble;
+        const double max_mm = cJSON_GetObjectItem(cJSON_GetObjectItem(pt, "decoded"), "max_mm")->valuedouble;
+        assert_true(bytes > bytes_prev);
+        assert_true(fabs(max_mm - 8 / level) < 1e-3);
+        bytes_prev = bytes;
+    }
+    cJSON_Delete(doc);
+    /* a value out of its range names the codec, the parameter and the range */
+    snprintf(text, sizeof text,
+             "{\"name\": \"level\", \"output\": \"%s\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"test-level\"], "
+             "\"params\": {\"level\": [9]}}]}",
+             out);
+    write_text(def, text);
+    q = capture_begin(log);
+    const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
+    const char *msg = capture_end(q, log);
+    assert_int_equal(rc, 2);
+    assert_non_null(strstr(msg, "params.level[0]: codec test-level: parameter level: 9 is out of range"));
+    /* match: 8 / level <= 1.5 mm from level 6 (1.33 mm; 5 gives 1.6) */
+    clip_source *src = clip_source_load("walk", &CLIP_DEFAULTS, err, sizeof err);
+    metric_params mp;
+    metric_params_default(&mp);
+    mp.substeps = 1;
+    measured_clip *mc = measured_clip_create(src, &mp, err, sizeof err);
+    codec_params base;
+    codec_params_init(&LEVEL_CODEC, &base);
+    match_result m;
+    assert_int_equal(match_search(mc, &LEVEL_CODEC, &base, MATCH_JOINT_MAX, 1.5, &m, err, sizeof err), 0);
+    assert_true(m.reachable);
+    assert_true(m.knob == 6);
+    match_result_free(&m);
+    measured_clip_free(mc);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -534,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_stray_temporary_is_removed),
         cmocka_unit_test(test_point_limit),
         cmocka_unit_test(test_codec_versions_follow_their_files),
+        cmocka_unit_test(test_codec_of_the_test_build),
     };
     return cmocka_run_group_tests_name("sweep", tests, setup, teardown);
 }
