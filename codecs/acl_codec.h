@@ -17,9 +17,9 @@ typedef struct acl_row_config {
     "(defaults ../shared/third_party/acl and ../shared/third_party/rtm) and rebuild (make clean all)"
 
 #ifdef ANIMBENCH_HAVE_ACL
-#define ACL_ROW_FLAGS (CODEC_USES_TOLERANCE | CODEC_COMPOSED_SCALE | CODEC_FLOAT_DECODE)
+#define ACL_ROW_FLAGS (CODEC_COMPOSED_SCALE | CODEC_FLOAT_DECODE)
 #else
-#define ACL_ROW_FLAGS (CODEC_USES_TOLERANCE | CODEC_COMPOSED_SCALE | CODEC_FLOAT_DECODE | CODEC_UNAVAILABLE)
+#define ACL_ROW_FLAGS (CODEC_COMPOSED_SCALE | CODEC_FLOAT_DECODE | CODEC_UNAVAILABLE)
 #endif
 
 extern const codec_ops ACL_CODEC_OPS;

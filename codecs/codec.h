@@ -73,8 +73,7 @@ void codec_output_free(codec_output *o);
 typedef struct codec_sampler codec_sampler;
 
 enum codec_flags {
-    CODEC_USES_TOLERANCE = 1 << 0, /* tol_mm and lever_m matter */
-    CODEC_USES_STEP = 1 << 1,      /* step matters */
+    /* 1 << 0 and 1 << 1 were "uses tol_mm", "uses step": rows declare their parameters now */
     CODEC_NOT_SELF_CONTAINED = 1 << 2, /* its bytes alone do not decode to what it measures */
     CODEC_UNAVAILABLE = 1 << 3, /* not built here (a missing optional library): its ops only fail, saying why */
     /* between frames a joint's scale is a product of interpolated values (ACL composes scale

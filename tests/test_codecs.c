@@ -223,7 +223,7 @@ static void test_tiny_tolerances_decode(void **state)
     const double tolerances[] = {0, 1e-9, 1e-5};
     for (int i = 0; i < codec_count(); i++) {
         const codec *c = codec_at(i);
-        if (!(c->flags & CODEC_USES_TOLERANCE) || (c->flags & CODEC_UNAVAILABLE))
+        if (codec_param_index(c, "tol_mm") < 0 || (c->flags & CODEC_UNAVAILABLE))
             continue;
         for (int t = 0; t < 3; t++) {
             if (strncmp(c->name, "acl", 3) == 0 && tolerances[t] == 0)
