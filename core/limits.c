@@ -6,7 +6,7 @@
 int clip_limits_check(double frames, double joints, double rate_hz, char *err, size_t err_size)
 {
     if (!(frames >= LIMIT_FRAMES_MIN && frames <= LIMIT_FRAMES_MAX) || frames != floor(frames)) {
-        snprintf(err, err_size, "%.15g frames: a clip has %d to %d (the study's container stores frame indices in 16 bits)",
+        snprintf(err, err_size, "%.15g frames: a clip has %d to %d (the study's container stores frame indices and key counts in 16 bits)",
                  frames, LIMIT_FRAMES_MIN, LIMIT_FRAMES_MAX);
         return -1;
     }

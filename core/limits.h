@@ -11,10 +11,10 @@
 #include <stddef.h>
 
 #define LIMIT_FRAMES_MIN 2
-#define LIMIT_FRAMES_MAX 65536           /* the study's container: 16-bit frame indices */
+#define LIMIT_FRAMES_MAX 65535           /* the study's container: 16-bit frame indices and key counts */
 #define LIMIT_JOINTS_MAX 4096
 #define LIMIT_DEPTH_MAX 256
-#define LIMIT_JOINT_SAMPLES_MAX 4194304  /* frames x joints: 320 MiB of doubles per clip */
+#define LIMIT_JOINT_SAMPLES_MAX 1048576  /* frames x joints: 80 MiB per clip; `run` peaks near 1.1 GB here */
 #define LIMIT_RATE_MIN_HZ 0.1
 #define LIMIT_RATE_MAX_HZ 10000.0
 #define LIMIT_BVH_FILE_BYTES (1ull << 30) /* 1 GiB, read as a stream */

@@ -421,7 +421,7 @@ static int parse_definition(sweep *s, const cJSON *doc)
         int ntol, nlever, nstep;
         if (number_list(s, run, r, "tol_mm", 1.0, 0, INFINITY, false, tols, 64, &ntol) ||
             number_list(s, run, r, "lever_m", 0.35, 0, INFINITY, false, levers, 16, &nlever) ||
-            number_list(s, run, r, "step", 2, 1, LIMIT_FRAMES_MAX, true, steps, 64, &nstep))
+            number_list(s, run, r, "step", 2, 1, 65536, true, steps, 64, &nstep))
             return -1;
         const cJSON *run_params = cJSON_GetObjectItemCaseSensitive(run, "params");
         if (run_params && check_run_params(s, r, run_params, codecs) != 0)

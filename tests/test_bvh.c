@@ -391,19 +391,19 @@ static int parse_text(const char *text, char *err, size_t err_size)
 }
 
 /* README's limits, each at the limit and one past it, through the importer:
- * frames 2..65,536, joints 4,096, depth 256, frame time 1e-4..10 s; the
- * joint-sample budget (4,194,304) by its one check.  A file that declares
+ * frames 2..65,535, joints 4,096, depth 256, frame time 1e-4..10 s; the
+ * joint-sample budget (1,048,576) by its one check.  A file that declares
  * more than it holds is refused before anything is allocated. */
 static void test_limits_at_the_edge(void **state)
 {
     (void)state;
     char err[512];
-    char *t = chain_bvh(1, 65536, 0);
+    char *t = chain_bvh(1, 65535, 0);
     assert_int_equal(parse_text(t, err, sizeof err), 0);
     free(t);
-    t = chain_bvh(1, 65537, 0);
+    t = chain_bvh(1, 65536, 0);
     assert_int_not_equal(parse_text(t, err, sizeof err), 0);
-    assert_non_null(strstr(err, "expected a frame count from 2 to 65536, found '65537'"));
+    assert_non_null(strstr(err, "expected a frame count from 2 to 65535, found '65536'"));
     free(t);
     t = chain_bvh(1, 2, 0);
     assert_int_equal(parse_text(t, err, sizeof err), 0);
@@ -442,23 +442,24 @@ static void test_limits_at_the_edge(void **state)
         else
             assert_non_null(strstr(err, "expected a frame time from 0.0001 to 10 seconds"));
     }
-    /* the joint-sample budget: 64 joints x 65,536 frames is exactly it */
-    assert_int_equal(clip_limits_check(65536, 64, 30, err, sizeof err), 0);
-    assert_int_not_equal(clip_limits_check(65536, 65, 30, err, sizeof err), 0);
-    assert_non_null(strstr(err, "4259840 joint-samples, over the limit of 4194304"));
+    /* the joint-sample budget: 16 joints x 65,536 frames would be exactly it; 65,535 frames fit */
+    assert_int_equal(clip_limits_check(65535, 16, 30, err, sizeof err), 0);
+    assert_int_equal(clip_limits_check(1024, 1024, 30, err, sizeof err), 0); /* 1,048,576 exactly */
+    assert_int_not_equal(clip_limits_check(1025, 1024, 30, err, sizeof err), 0);
+    assert_non_null(strstr(err, "1049600 joint-samples, over the limit of 1048576"));
     assert_int_not_equal(clip_limits_check(1, 64, 30, err, sizeof err), 0);
     assert_int_not_equal(clip_limits_check(2.5, 64, 30, err, sizeof err), 0);
     assert_int_equal(clip_limits_check(2, 1, 0.1, err, sizeof err), 0);
     assert_int_not_equal(clip_limits_check(2, 1, 0.0999, err, sizeof err), 0);
     assert_int_equal(clip_limits_check(2, 1, 10000, err, sizeof err), 0);
     assert_int_not_equal(clip_limits_check(2, 1, 10000.01, err, sizeof err), 0);
-    /* through the importer, past the budget: 65 joints x 65,536 frames, no channels */
-    t = chain_bvh(65, 65536, 0);
+    /* through the importer, past the budget: 17 joints x 65,535 frames, no channels */
+    t = chain_bvh(17, 65535, 0);
     assert_int_not_equal(parse_text(t, err, sizeof err), 0);
-    assert_non_null(strstr(err, "over the limit of 4194304"));
+    assert_non_null(strstr(err, "over the limit of 1048576"));
     free(t);
-    /* a declared count the file has no room for: one channel, 65,536 frames, no values */
-    t = chain_bvh(1, 65536, 1);
+    /* a declared count the file has no room for: one channel, 65,535 frames, no values */
+    t = chain_bvh(1, 65535, 1);
     assert_int_not_equal(parse_text(t, err, sizeof err), 0);
     assert_non_null(strstr(err, "need more values than the file has room for"));
     free(t);

@@ -251,7 +251,7 @@ static void test_bad_definitions(void **state)
         {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"], \"codecs\": [\"const\"]}]}",
          "key runs[0].\"codecs\" appears twice"},
         {"{\"name\": \"x\", \"output\": \"o.json\", \"clip_params\": {\"walk_seconds\": 100000}, " RUN_RAW "}",
-         "6000000 frames: a clip has 2 to 65536"},
+         "6000000 frames: a clip has 2 to 65535"},
         {"{\"name\": \"x\", \"output\": \"o.json\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"], \"key_histogram\": 1}]}",
          "\"key_histogram\" is true or false"},
         {"{\"name\": \"x\", \"output\": \"o.json\", \"metrics\": {\"substeps\": 4.5}, " RUN_RAW "}",
