@@ -79,3 +79,53 @@ char *read_whole_file(const char *path, unsigned long long max_bytes, size_t *si
     *size = got;
     return text;
 }
+
+/* Length of the UTF-8 sequence at s (at most n bytes), or 0 when it is not
+ * valid or is a control character. */
+static size_t printable_sequence(const unsigned char *s, size_t n)
+{
+    if (s[0] < 0x20 || s[0] == 0x7f)
+        return 0;
+    if (s[0] < 0x80)
+        return 1;
+    const size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 && s[0] <= 0xdf ? 2 : 0;
+    if (len == 0 || len > n || (s[0] >= 0xf0 && len != 4))
+        return 0;
+    for (size_t i = 1; i < len; i++)
+        if ((s[i] & 0xc0) != 0x80)
+            return 0;
+    /* overlong three- and four-byte forms, surrogates, past U+10FFFF */
+    if ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0) || (s[0] == 0xf0 && s[1] < 0x90) ||
+        (s[0] == 0xf4 && s[1] >= 0x90))
+        return 0;
+    return len;
+}
+
+int utf8_printable(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        const size_t k = printable_sequence((const unsigned char *)s + i, n - i);
+        if (k == 0)
+            return 0;
+        i += k;
+    }
+    return 1;
+}
+
+void utf8_printable_copy(const char *in, char *out, size_t n)
+{
+    const size_t len = strlen(in);
+    size_t o = 0;
+    for (size_t i = 0; i < len && o + 4 < n;) {
+        const size_t k = printable_sequence((const unsigned char *)in + i, len - i);
+        if (k == 0) {
+            out[o++] = '_';
+            i++;
+        } else {
+            memcpy(out + o, in + i, k);
+            o += k;
+            i += k;
+        }
+    }
+    out[o] = '\0';
+}

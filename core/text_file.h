@@ -18,4 +18,10 @@ FILE *open_regular_file(const char *path, unsigned long long max_bytes, unsigned
 char *read_whole_file(const char *path, unsigned long long max_bytes, size_t *size, int *error_number, char *err,
                       size_t err_size);
 
+/* True when s[0..n) is valid UTF-8 without control characters: what may
+ * stand in a name that results files (JSON, TSV) carry. */
+int utf8_printable(const char *s, size_t n);
+/* The same text with every byte that breaks that rule replaced by '_'. */
+void utf8_printable_copy(const char *in, char *out, size_t n);
+
 #endif

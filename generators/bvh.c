@@ -181,7 +181,8 @@ static int parse_number_token(lexer *lx, const token *t, const char *what, doubl
     char *end;
     errno = 0;
     const double v = strtod(buf, &end);
-    if (end == buf || *end != '\0' || errno == ERANGE || !isfinite(v))
+    /* the whole token, so that a NUL byte inside it is not an end */
+    if (end != buf + t->len || errno == ERANGE || !isfinite(v))
         return fail_at(lx, t, what);
     *out = v;
     return 0;
@@ -255,6 +256,8 @@ static int parse_joint(lexer *lx, hierarchy *h, int parent, int depth)
         return fail_at(lx, &name, "a joint name");
     if (name.len >= RIG_NAME_MAX)
         return fail_msg(lx, &name, "joint name longer than %d characters", RIG_NAME_MAX - 1);
+    if (!utf8_printable(name.start, name.len)) /* results files carry joint names as JSON and TSV text */
+        return fail_at(lx, &name, "a joint name in UTF-8 without control characters");
     if (depth >= LIMIT_DEPTH_MAX)
         return fail_msg(lx, &name, "hierarchy deeper than %d joints", LIMIT_DEPTH_MAX);
     if (h->count == LIMIT_JOINTS_MAX)

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "../core/text_file.h"
 #include "bvh.h"
 #include "study_rig.h"
 
@@ -63,6 +64,8 @@ void clip_source_free(clip_source *s)
     rig_free(s->rig);
     free(s);
 }
+
+static int clip_is_folder(const char *name);
 
 clip_source *clip_source_load(const char *spec, const clip_params *params, char *err, size_t err_size)
 {
@@ -122,10 +125,15 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
                      "(%g to %g m); is --unit-m right? (CMU files: 0.056444, centimetres: 0.01)",
                      name, r.extent_m, params->unit_m, CLIP_HUMAN_EXTENT_MIN_M, CLIP_HUMAN_EXTENT_MAX_M);
         const char *base = strrchr(name, '/');
-        snprintf(s->name, sizeof s->name, "%s", base ? base + 1 : name);
+        /* the file's name, made fit for JSON and TSV (a tab or a stray byte becomes '_') */
+        utf8_printable_copy(base ? base + 1 : name, s->name, sizeof s->name);
         char *dot = strrchr(s->name, '.');
         if (dot)
             *dot = '\0';
+    } else if (clip_is_folder(name)) {
+        snprintf(err, err_size, "%s is a folder: this takes one clip (a .bvh file, walk, jump or mocap)", name);
+        clip_source_free(s);
+        return NULL;
     } else {
         snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, or a .bvh file or folder; data:PATH is "
                                 "$ANIMBENCH_DATA/PATH, here %s)", name, clip_data_folder());
@@ -235,6 +243,12 @@ void clip_source_pose_at(const clip_source *s, double t, double *pose)
         j = jitter;
     }
     generated_pose(s, t / c->fps, j, pose);
+}
+
+static int clip_is_folder(const char *name)
+{
+    struct stat st;
+    return stat(name, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 int clip_is_file(const char *name)

@@ -35,11 +35,17 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
             continue;
         double v;
         const double most = i == 3 ? 1000 : INFINITY; /* a unit past a kilometre per file unit is a typo */
-        if (cli_number(value, &v) != 0 || !(v > 0) || v > most) {
-            if (isinf(most))
-                snprintf(err, err_size, "%s takes a number above 0, found '%s'", flag, value);
-            else
-                snprintf(err, err_size, "%s takes a number above 0 and at most %g, found '%s'", flag, most, value);
+        char range[96];
+        if (isinf(most))
+            snprintf(range, sizeof range, "a number above 0");
+        else
+            snprintf(range, sizeof range, "a number above 0 and at most %g", most);
+        if (cli_number(value, &v) != 0) {
+            snprintf(err, err_size, "%s: expected %s, found '%s'", flag, range, value);
+            return -1;
+        }
+        if (!(v > 0) || v > most) {
+            snprintf(err, err_size, "%s %s: out of range; it takes %s", flag, value, range);
             return -1;
         }
         *targets[i] = v;
@@ -47,8 +53,12 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
     }
     if (strcmp(flag, "--seed") == 0) {
         double v;
-        if (cli_number(value, &v) != 0 || v < 0 || v > 4294967295.0 || v != floor(v)) {
-            snprintf(err, err_size, "--seed takes an integer from 0 to 4294967295, found '%s'", value);
+        if (cli_number(value, &v) != 0) {
+            snprintf(err, err_size, "--seed: expected an integer from 0 to 4294967295, found '%s'", value);
+            return -1;
+        }
+        if (v < 0 || v > 4294967295.0 || v != floor(v)) {
+            snprintf(err, err_size, "--seed %s: out of range; it takes an integer from 0 to 4294967295", value);
             return -1;
         }
         p->seed = (uint32_t)v;
@@ -99,7 +109,12 @@ int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options,
             *(bool *)o->target = true;
             continue;
         }
-        if (i + 1 >= argc) {
+        bool next_is_flag = false; /* "--clip --codec x": the value is missing, not "--codec" */
+        for (int k = 0; i + 1 < argc && k < option_count; k++)
+            next_is_flag |= strcmp(argv[i + 1], options[k].flag) == 0;
+        for (int k = 0; i + 1 < argc && clip && k < 6; k++)
+            next_is_flag |= strcmp(argv[i + 1], CLIP_FLAGS[k]) == 0;
+        if (i + 1 >= argc || next_is_flag) {
             fprintf(stderr, "animbench %s: %s needs a value\n", cmd, flag);
             return -1;
         }

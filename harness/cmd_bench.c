@@ -61,6 +61,12 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         cli_parse("bench", argc, argv, options, (int)(sizeof options / sizeof options[0]), &cp, BENCH_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
+    if (results_check_output("bench", json, 1) != 0)
+        return 2;
+    if (!clips[0]) {
+        fprintf(stderr, "animbench bench: --clips is empty\n");
+        return 2;
+    }
     if (codecs) {
         char copy[1024];
         snprintf(copy, sizeof copy, "%s", codecs);

@@ -42,6 +42,8 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "animbench export: needs --clip, --format and --out\n%s", EXPORT_USAGE);
         return 2;
     }
+    if (results_check_output("export", out_path, 0) != 0)
+        return 2;
     if (strcmp(format, "bvh") != 0 && strcmp(format, "acl-sjson") != 0) {
         fprintf(stderr, "animbench export: --format takes bvh or acl-sjson, found '%s'\n", format);
         return 2;

@@ -31,22 +31,31 @@ static int parse(const char *cmd, int argc, char **argv, match_options *o, const
     o->target_mm = NAN;
     o->reference_tol_mm = ACL_DEFAULT_PRECISION_MM;
     const char *metric = NULL;
-    const cli_option options[] = {
+    /* each command takes only what it uses: an option it would ignore is unknown */
+    const cli_option match_table[] = {
         {"--clip", CLI_TEXT, &o->clips, 0, 0, 0},
-        {"--clips", CLI_TEXT, &o->clips, 0, 0, 0},
         {"--codec", CLI_TEXT, &o->codecs, 0, 0, 0},
-        {"--codecs", CLI_TEXT, &o->codecs, 0, 0, 0},
-        {"--reference", CLI_TEXT, &o->reference, 0, 0, 0},
         {"--json", CLI_TEXT, &o->json, 0, 0, 0},
-        {"--out", CLI_TEXT, &o->out, 0, 0, 0},
         {"--metric", CLI_TEXT, &metric, 0, 0, 0},
         {"--target", CLI_REAL, &o->target_mm, 0, INFINITY, 1},
+        {"--lever-m", CLI_REAL, &o->given.lever_m, 0, INFINITY, 1},
+        {"--param", CLI_MULTI, &o->given.param, 0, 0, 0},
+    };
+    const cli_option compare_table[] = {
+        {"--clips", CLI_TEXT, &o->clips, 0, 0, 0},
+        {"--codecs", CLI_TEXT, &o->codecs, 0, 0, 0},
+        {"--reference", CLI_TEXT, &o->reference, 0, 0, 0},
+        {"--out", CLI_TEXT, &o->out, 0, 0, 0},
+        {"--metric", CLI_TEXT, &metric, 0, 0, 0},
         {"--reference-tol-mm", CLI_REAL, &o->reference_tol_mm, 0, INFINITY, 1},
         {"--lever-m", CLI_REAL, &o->given.lever_m, 0, INFINITY, 1},
         {"--param", CLI_MULTI, &o->given.param, 0, 0, 0},
     };
-    const int parsed = cli_parse(cmd, argc, argv, options, (int)(sizeof options / sizeof options[0]), &o->clip_params,
-                                 usage);
+    const bool is_match = strcmp(cmd, "match") == 0;
+    const int parsed = cli_parse(cmd, argc, argv, is_match ? match_table : compare_table,
+                                 is_match ? (int)(sizeof match_table / sizeof match_table[0])
+                                          : (int)(sizeof compare_table / sizeof compare_table[0]),
+                                 &o->clip_params, usage);
     if (parsed != 0)
         return parsed;
     if (metric && (o->metric = match_metric_find(metric)) < 0) {
@@ -113,6 +122,16 @@ static cJSON *trail_json(const match_result *m)
     return a;
 }
 
+/* "tol_mm 0.5 " for a trail line, or nothing for a codec without a knob. */
+static void knob_text(const codec *c, double v, char *out, size_t n)
+{
+    const int k = codec_knob(c);
+    if (k < 0)
+        out[0] = '\0';
+    else
+        snprintf(out, n, "%s %-12.6g ", c->params[k].name, v);
+}
+
 static const char *knob_name(const codec *c)
 {
     const int k = codec_knob(c);
@@ -129,6 +148,8 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "animbench match: needs --clip, --codec and --target\n%s", MATCH_USAGE);
         return 2;
     }
+    if (results_check_output("match", o.json, 1) != 0)
+        return 2;
     const codec *c = find_available("match", o.codecs);
     if (!c)
         return 2;
@@ -149,28 +170,31 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
         return 1;
     }
     const char *metric = MATCH_METRIC_NAMES[o.metric];
-    printf("match  %s on %s, %s <= %g mm, %d encodes (each decoded and measured)\n", c->name, mc->source->name,
-           metric, o.target_mm, m.encodes);
+    printf("match  %s on %s, %s <= %g mm, %d encodes (each decoded and measured)%s\n", c->name, mc->source->name,
+           metric, o.target_mm, m.encodes, codec_knob(c) < 0 ? "; it has no quality knob: one point" : "");
     for (int i = 0; i < m.trail_count; i++) {
+        char kt[96];
+        knob_text(c, m.trail[i].knob, kt, sizeof kt);
         if (isnan(m.trail[i].value_mm))
-            printf("  %s %-12.6g %9zu B  stream not decoded by its own decoder, or metric not measured\n",
-                   knob_name(c), m.trail[i].knob, m.trail[i].bytes);
+            printf("  %s%9zu B  stream not decoded by its own decoder, or metric not measured\n", kt, m.trail[i].bytes);
         else
-            printf("  %s %-12.6g %9zu B  %s %.4f mm%s\n", knob_name(c), m.trail[i].knob, m.trail[i].bytes, metric,
-                   m.trail[i].value_mm, m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
+            printf("  %s%9zu B  %s %.4f mm%s\n", kt, m.trail[i].bytes, metric, m.trail[i].value_mm,
+                   m.trail[i].value_mm <= o.target_mm ? "" : "  (misses)");
     }
     int rc = 0;
     if (m.decode_failures)
         printf("note   %d of the settings tried gave a stream its own decoder rejects\n", m.decode_failures);
+    char chosen[96];
+    knob_text(c, m.knob, chosen, sizeof chosen);
     if (m.reachable)
-        printf("chosen %s %.6g: %zu bytes, %s %.4f mm\n", knob_name(c), m.knob, m.point.bytes, metric,
+        printf("chosen %s%zu bytes, %s %.4f mm\n", chosen, m.point.bytes, metric,
                match_metric_mm(&m.point, (match_metric)o.metric));
     else {
         if (isnan(m.floor_mm))
             printf("cannot reach: no setting gave a stream that decodes and measures\n");
         else
-            printf("cannot reach: floor %.4f mm, the lowest any setting gave (%s %g)\n", m.floor_mm, knob_name(c),
-                   m.finest_knob);
+            printf("cannot reach: floor %.4f mm, the lowest %s\n", m.floor_mm,
+                   codec_knob(c) < 0 ? "it gives" : "any setting gave");
         if (o.json)
             fprintf(stderr, "animbench match: no setting met the target: %s not written\n", o.json);
         rc = 3;
@@ -240,6 +264,8 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "animbench compare: needs --clips, --codecs and --reference\n%s", COMPARE_USAGE);
         return 2;
     }
+    if (results_check_output("compare", o.out, 0) != 0)
+        return 2;
     const codec *ref = find_available("compare", o.reference);
     if (!ref)
         return 2;

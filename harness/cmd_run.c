@@ -196,6 +196,8 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
     const int parsed = parse_run(argc, argv, &o);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
+    if (results_check_output("run", o.json, 1) != 0)
+        return 2;
     const codec *c = codec_find(o.codec);
     if (!c) {
         fprintf(stderr, "animbench run: unknown codec '%s' (animbench list shows them)\n", o.codec);

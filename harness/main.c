@@ -74,7 +74,7 @@ int main(int argc, char **argv)
         return cmd_match(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_compare(argc - 2, argv + 2, argc, argv);
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);
     return usage(stderr);

@@ -14,6 +14,22 @@
 #include "../codecs/study_plan.h"
 #include "provenance.h"
 
+/* A string as JSON text must be UTF-8: a path or an argument with another
+ * byte in it is recorded with '_' in its place. */
+static cJSON *add_text(cJSON *object, const char *key, const char *raw)
+{
+    char safe[4096];
+    utf8_printable_copy(raw, safe, sizeof safe);
+    return cJSON_AddStringToObject(object, key, safe);
+}
+
+static cJSON *text_item(const char *raw)
+{
+    char safe[4096];
+    utf8_printable_copy(raw, safe, sizeof safe);
+    return cJSON_CreateString(safe);
+}
+
 cJSON *results_context(int argc, char **argv)
 {
     provenance p;
@@ -25,15 +41,15 @@ cJSON *results_context(int argc, char **argv)
     cJSON_AddStringToObject(c, "compiler", p.compiler);
     cJSON_AddStringToObject(c, "cflags", p.cflags);
     cJSON_AddBoolToObject(c, "optimised_build", p.optimised);
-    cJSON_AddStringToObject(c, "cpu_model", p.cpu_model);
+    add_text(c, "cpu_model", p.cpu_model);
     cJSON_AddNumberToObject(c, "cores", p.cores);
-    cJSON_AddStringToObject(c, "os", p.os);
+    add_text(c, "os", p.os);
     cJSON_AddStringToObject(c, "zlib_version", p.zlib_version);
     cJSON_AddStringToObject(c, "acl_library", p.acl_library);
     cJSON_AddStringToObject(c, "date", p.date);
     cJSON *cmd = cJSON_AddArrayToObject(c, "command_line");
     for (int i = 0; i < argc; i++)
-        cJSON_AddItemToArray(cmd, cJSON_CreateString(argv[i]));
+        cJSON_AddItemToArray(cmd, text_item(argv[i]));
     return c;
 }
 
@@ -65,7 +81,7 @@ cJSON *results_clip(const clip_source *s)
         if (strcmp(s->generator, "study-mocap") == 0)
             cJSON_AddNumberToObject(params, "seed", s->params.seed);
     } else {
-        cJSON_AddStringToObject(params, "path", s->path);
+        add_text(params, "path", s->path);
         cJSON_AddNumberToObject(params, "unit_m", s->params.unit_m);
         cJSON_AddStringToObject(params, "up_axis", s->params.up_axis == 2 ? "z" : "y");
         cJSON_AddStringToObject(params, "frame_time", s->frame_time);
@@ -87,9 +103,9 @@ void results_point_key(const measured_clip *mc, const codec *c, const codec_para
     codec_params_format(c, p, params, sizeof params);
     codec_cache_version(c, NULL, 0, version);
     const metric_params *m = &mc->metrics;
-    snprintf(out, n, "measure@%s|%s@%s|%s@%s%s|metrics %.9g %.9g %d %.9g %.9g", provenance_measure_version(),
+    snprintf(out, n, "measure@%s|%s@%s|%s@%s%s|metrics %.9g %.9g %d %.9g %.9g up=%c", provenance_measure_version(),
              mc->source->name, h, c->name, version, params, m->shell_distance_m, m->precision_m, m->substeps,
-             m->contact.height_m, m->contact.speed_mps);
+             m->contact.height_m, m->contact.speed_mps, mc->source->params.up_axis == 2 ? 'z' : 'y');
 }
 
 /* Where this point was measured: a sweep reuses points across runs, so the
@@ -107,7 +123,7 @@ static cJSON *point_provenance(const codec *c)
     cJSON_AddStringToObject(j, "codec_version", version);
     cJSON_AddStringToObject(j, "compiler", p.compiler);
     cJSON_AddStringToObject(j, "cflags", p.cflags);
-    cJSON_AddStringToObject(j, "cpu_model", p.cpu_model);
+    add_text(j, "cpu_model", p.cpu_model);
     cJSON_AddStringToObject(j, "date", p.date);
     return j;
 }
@@ -271,6 +287,100 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
 
 static unsigned long long atomic_writes, atomic_bytes;
 
+static const char *file_kind(mode_t m)
+{
+    return S_ISDIR(m) ? "a folder" : S_ISCHR(m) || S_ISBLK(m) ? "a device" : S_ISFIFO(m) ? "a pipe" : "not a regular file";
+}
+
+int results_output_path(const char *path, char *resolved, size_t n, char *err, size_t err_size)
+{
+    if (!path[0]) {
+        snprintf(err, err_size, "an empty output path");
+        return -1;
+    }
+    struct stat st;
+    if (lstat(path, &st) != 0) {
+        if (errno != ENOENT) {
+            snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+        char folder[4096];
+        snprintf(folder, sizeof folder, "%s", path);
+        char *slash = strrchr(folder, '/');
+        if (slash) {
+            *slash = '\0';
+            struct stat fs;
+            if (folder[0] && (stat(folder, &fs) != 0 || !S_ISDIR(fs.st_mode))) {
+                snprintf(err, err_size, "cannot write %s: the folder %s does not exist", path, folder);
+                return -1;
+            }
+        }
+        snprintf(resolved, n, "%s", path);
+        return 0;
+    }
+    if (S_ISLNK(st.st_mode)) {
+        char *target = realpath(path, NULL);
+        if (!target) {
+            snprintf(err, err_size, "cannot write %s: a link to a file that does not exist (%s)", path, strerror(errno));
+            return -1;
+        }
+        const int rc = stat(target, &st);
+        snprintf(resolved, n, "%s", target);
+        free(target);
+        if (rc != 0) {
+            snprintf(err, err_size, "cannot write %s: %s", path, strerror(errno));
+            return -1;
+        }
+    } else {
+        snprintf(resolved, n, "%s", path);
+    }
+    if (!S_ISREG(st.st_mode)) {
+        snprintf(err, err_size, "cannot write %s: it is %s, not a file%s", path, file_kind(st.st_mode),
+                 S_ISDIR(st.st_mode) ? "; give a file name" : "");
+        return -1;
+    }
+    return 0;
+}
+
+int results_check_output(const char *cmd, const char *path, int one_off)
+{
+    char resolved[4096], err[5000];
+    if (!path)
+        return 0;
+    if (results_output_path(path, resolved, sizeof resolved, err, sizeof err) != 0 ||
+        (one_off && results_check_replaceable(resolved, err, sizeof err) != 0)) {
+        fprintf(stderr, "animbench %s: %s\n", cmd, err);
+        return -1;
+    }
+    return 0;
+}
+
+int results_check_replaceable(const char *path, char *err, size_t err_size)
+{
+    int missing;
+    char ignored[512];
+    cJSON *doc = results_read(path, &missing, ignored, sizeof ignored);
+    if (!doc)
+        return 0; /* absent, or not a results file: an ordinary output */
+    int count = 0;
+    const cJSON *p, *owner = NULL;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "points"))
+    {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(p, "sweeps");
+        if (cJSON_GetArraySize(o) > 0) {
+            count++;
+            owner = owner ? owner : cJSON_GetArrayItem(o, 0);
+        }
+    }
+    if (count > 0) {
+        const cJSON *name = cJSON_GetObjectItemCaseSensitive(owner, "name");
+        snprintf(err, err_size, "%s holds %d points that sweep '%s' measured; this would replace them: give another "
+                 "path", path, count, cJSON_IsString(name) ? name->valuestring : "?");
+    }
+    cJSON_Delete(doc);
+    return count > 0 ? -1 : 0;
+}
+
 void results_write_stats(unsigned long long *files, unsigned long long *bytes)
 {
     *files = atomic_writes;
@@ -307,15 +417,13 @@ static void remove_stale_temporaries(const char *path)
     closedir(d);
 }
 
-int write_file_atomic(const char *path, const char *text, size_t size, char *err, size_t err_size)
+int write_file_atomic(const char *given, const char *text, size_t size, char *err, size_t err_size)
 {
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        snprintf(err, err_size, "cannot write %s: it is a folder; give a file name", path);
+    char path[4096];
+    if (results_output_path(given, path, sizeof path, err, err_size) != 0)
         return -1;
-    }
     remove_stale_temporaries(path);
-    char tmp[4096];
+    char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
     if (!f) {
@@ -373,17 +481,39 @@ static void text_position(const char *text, const char *at, long *line, long *co
 
 /* JSON allows an object to name a key twice and says nothing of which wins;
  * a definition or a results file that does is refused, naming the place. */
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* JSON allows an object to name a key twice and says nothing of which wins;
+ * a definition or a results file that does is refused, naming the place.
+ * Each object's keys are sorted and compared neighbour to neighbour: n log n,
+ * so a file of a hundred thousand keys is checked in milliseconds. */
 static int find_duplicate_key(const cJSON *item, char *where, size_t where_size)
 {
     const size_t at = strlen(where);
-    int index = 0;
-    for (const cJSON *c = item->child; c; c = c->next, index++) {
-        if (cJSON_IsObject(item) && c->string)
-            for (const cJSON *d = c->next; d; d = d->next)
-                if (d->string && strcmp(c->string, d->string) == 0) {
-                    snprintf(where + at, where_size - at, "%s\"%s\"", at ? "." : "", c->string);
+    if (cJSON_IsObject(item)) {
+        int n = 0;
+        for (const cJSON *c = item->child; c; c = c->next)
+            n++;
+        const char **names = n > 1 ? malloc((size_t)n * sizeof *names) : NULL;
+        if (names) {
+            int k = 0;
+            for (const cJSON *c = item->child; c; c = c->next)
+                names[k++] = c->string ? c->string : "";
+            qsort(names, (size_t)n, sizeof *names, by_name);
+            for (int i = 1; i < n; i++)
+                if (strcmp(names[i - 1], names[i]) == 0) {
+                    snprintf(where + at, where_size - at, "%s\"%s\"", at ? "." : "", names[i]);
+                    free(names);
                     return 1;
                 }
+            free(names);
+        }
+    }
+    int index = 0;
+    for (const cJSON *c = item->child; c; c = c->next, index++) {
         if (cJSON_IsObject(c) || cJSON_IsArray(c)) {
             if (cJSON_IsObject(item))
                 snprintf(where + at, where_size - at, "%s%s", at ? "." : "", c->string);

@@ -29,6 +29,22 @@ cJSON *results_read_json(const char *path, int *missing, char *err, size_t err_s
 /* Reads a results file.  *missing is set when it does not exist. */
 cJSON *results_read(const char *path, int *missing, char *err, size_t err_size);
 
+/* Where a result for `path` goes, checked before any work: the path itself,
+ * or the file a symbolic link names (the link stays a link, and two sweeps
+ * reaching one file by two names lock the same file).  Refuses an empty
+ * path, a missing folder, a dangling link, and an existing output that is
+ * not a regular file (a folder, a device, a pipe).  0, or -1 with why. */
+int results_output_path(const char *path, char *resolved, size_t n, char *err, size_t err_size);
+/* 0 when `path` may be replaced by a one-off result (run, match, bench
+ * --json): it does not exist, or holds no points a sweep measured; -1 with
+ * a message naming the sweep otherwise. */
+int results_check_replaceable(const char *path, char *err, size_t err_size);
+
+/* For a command about to write `path` (NULL: nothing to check): the checks
+ * of results_output_path and, when one_off, of results_check_replaceable,
+ * before any work.  Prints "animbench CMD: why" and returns -1 on failure. */
+int results_check_output(const char *cmd, const char *path, int one_off);
+
 /* Writes text atomically, the same way; a folder as path is refused, and
  * PATH.tmp.PID files left by killed processes are removed first. */
 int write_file_atomic(const char *path, const char *text, size_t size, char *err, size_t err_size);

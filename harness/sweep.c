@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -54,6 +55,7 @@ typedef struct sweep {
     const char *path;
     char definition[1024]; /* the definition's path, normalised: with the name, whose points are whose */
     char name[128], output[1024];
+    char target[4096]; /* the file output names: a link resolved to its target */
     clip_params clip_params;
     metric_params metrics;
     char *clip_names[MAX_CLIPS];
@@ -70,10 +72,13 @@ static int def_error(const sweep *s, const char *what)
     return -1;
 }
 
+/* One clip per name and settings: the same file read with another unit or
+ * up axis is another clip (and another point). */
 static int clip_index(sweep *s, const char *name, const clip_params *p)
 {
     for (int i = 0; i < s->clip_count; i++)
-        if (strcmp(s->clip_names[i], name) == 0)
+        if (strcmp(s->clip_names[i], name) == 0 && s->per_clip[i].unit_m == p->unit_m &&
+            s->per_clip[i].up_axis == p->up_axis)
             return i;
     if (s->clip_count == MAX_CLIPS)
         return -1;
@@ -157,6 +162,11 @@ static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
     const int count = clip_expand(name->valuestring, &names, err, sizeof err);
     if (count == 0) {
         snprintf(msg, sizeof msg, "run %d: %s", run, err);
+        return def_error(s, msg);
+    }
+    if (count > max) {
+        clip_names_free(names, count);
+        snprintf(msg, sizeof msg, "run %d: more than %d clips in one run", run, MAX_CLIPS);
         return def_error(s, msg);
     }
     int added = 0;
@@ -507,6 +517,14 @@ static int load_clips(sweep *s)
     return 0;
 }
 
+static cJSON *owner_json(const char *name, const char *def)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", name);
+    cJSON_AddStringToObject(o, "definition", def);
+    return o;
+}
+
 typedef struct batch {
     const sweep *s;
     sweep_point **points;
@@ -521,9 +539,8 @@ static void measure_job(void *ctx, int index)
     const measured_clip *mc = s->clips[p->clip];
     if (measure_point(mc, p->codec, &p->params, p->histogram, &r, p->error, sizeof p->error) == 0) {
         p->result = results_point(mc, &r);
-        cJSON *owner = cJSON_AddObjectToObject(p->result, "sweep");
-        cJSON_AddStringToObject(owner, "name", s->name);
-        cJSON_AddStringToObject(owner, "definition", s->definition);
+        cJSON *owners = cJSON_AddArrayToObject(p->result, "sweeps");
+        cJSON_AddItemToArray(owners, owner_json(s->name, s->definition));
         point_result_free(&r);
     }
 }
@@ -580,37 +597,113 @@ static int by_key_then_order(const void *a, const void *b)
     return c ? c : (x->order > y->order) - (x->order < y->order);
 }
 
-/* A point is this definition's when it names it; a point written before
- * points named their definition is this definition's when the file was
- * written by `sweep` with this definition. */
-static bool owned_by(const sweep *s, const cJSON *point, bool legacy_owner)
+/* ---- who a stored point belongs to: "sweeps", the definitions that name it */
+
+static bool is_owner(const cJSON *o, const char *name, const char *def)
 {
-    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(point, "sweep");
-    if (!owner)
-        return legacy_owner;
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(owner, "name"),
-                *def = cJSON_GetObjectItemCaseSensitive(owner, "definition");
-    return cJSON_IsString(name) && cJSON_IsString(def) && strcmp(name->valuestring, s->name) == 0 &&
-           strcmp(def->valuestring, s->definition) == 0;
+    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name"), *d = cJSON_GetObjectItemCaseSensitive(o, "definition");
+    return cJSON_IsString(n) && cJSON_IsString(d) && strcmp(n->valuestring, name) == 0 &&
+           strcmp(d->valuestring, def) == 0;
 }
 
-static bool written_by_this_definition(const sweep *s, const cJSON *doc)
+static bool owned_by(const sweep *s, const cJSON *point)
+{
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(point, "sweeps"))
+    {
+        if (is_owner(o, s->name, s->definition))
+            return true;
+    }
+    return false;
+}
+
+/* Adds this definition to a point's owners; true when it was not one. */
+static bool owners_add(cJSON *point, const sweep *s)
+{
+    if (owned_by(s, point))
+        return false;
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(point, "sweeps");
+    if (!cJSON_IsArray(list)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(point, "sweeps");
+        list = cJSON_AddArrayToObject(point, "sweeps");
+    }
+    cJSON_AddItemToArray(list, owner_json(s->name, s->definition));
+    return true;
+}
+
+/* Removes this definition from a point's owners; returns how many remain. */
+static int owners_remove(cJSON *point, const sweep *s)
+{
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(point, "sweeps");
+    int i = 0;
+    for (cJSON *o = list ? list->child : NULL; o; i++) {
+        cJSON *next = o->next;
+        if (is_owner(o, s->name, s->definition)) {
+            cJSON_DeleteItemFromArray(list, i);
+            i--;
+        }
+        o = next;
+    }
+    return cJSON_GetArraySize(list);
+}
+
+/* Adds the owners of `from`, other than this definition, to `to`'s. */
+static void owners_merge(cJSON *to, const cJSON *from, const sweep *s)
+{
+    cJSON *list = cJSON_GetObjectItemCaseSensitive(to, "sweeps");
+    const cJSON *o;
+    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(from, "sweeps"))
+    {
+        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name"),
+                    *d = cJSON_GetObjectItemCaseSensitive(o, "definition");
+        if (list && cJSON_IsString(n) && cJSON_IsString(d) && !is_owner(o, s->name, s->definition))
+            cJSON_AddItemToArray(list, owner_json(n->valuestring, d->valuestring));
+    }
+}
+
+/* The definition that wrote a results file, from its context's command line
+ * (`animbench sweep DEF`), or "" when no sweep wrote it. */
+static void writer_definition(const cJSON *doc, char *def, size_t n)
 {
     const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "context"),
                                                         "command_line");
     const cJSON *arg;
     bool is_sweep = false;
+    def[0] = '\0';
     cJSON_ArrayForEach(arg, cmd)
     {
         if (!cJSON_IsString(arg))
             continue;
-        char norm[1024];
-        normalise_path(arg->valuestring, norm, sizeof norm);
-        if (is_sweep && strcmp(norm, s->definition) == 0)
-            return true;
+        if (is_sweep && arg->valuestring[0] != '-') {
+            normalise_path(arg->valuestring, def, n);
+            return;
+        }
         is_sweep |= strcmp(arg->valuestring, "sweep") == 0;
     }
-    return false;
+}
+
+/* Points written before points named their owners get them now, once: the
+ * one-owner form {"sweep": {...}} becomes a list, and a point with none is
+ * given the definition that wrote its file (by name when that is this
+ * definition), so that ownership never moves to whoever rewrites the file. */
+static void stamp_owners(const sweep *s, cJSON *point, const char *writer)
+{
+    if (cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(point, "sweeps")))
+        return;
+    cJSON *one = cJSON_DetachItemFromObjectCaseSensitive(point, "sweep");
+    cJSON *list = cJSON_CreateArray();
+    if (one && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(one, "name")) &&
+        cJSON_IsString(cJSON_GetObjectItemCaseSensitive(one, "definition")))
+        cJSON_AddItemToArray(list, one);
+    else {
+        cJSON_Delete(one);
+        if (writer[0])
+            cJSON_AddItemToArray(list, owner_json(strcmp(writer, s->definition) == 0 ? s->name : "?", writer));
+    }
+    if (cJSON_GetArraySize(list) > 0)
+        cJSON_AddItemToObject(point, "sweeps", list);
+    else
+        cJSON_Delete(list); /* written by run or match: nobody's, kept for good */
 }
 
 static int store_add(store *st, int *cap, cJSON *point, bool own)
@@ -630,6 +723,27 @@ static int store_add(store *st, int *cap, cJSON *point, bool own)
     return 0;
 }
 
+/* A journal line is taken only if it is a point as this program writes it:
+ * a string key, a codec with a name, a decoded block, and owners that are
+ * name and definition strings.  Anything else (the header, a cut line,
+ * garbage) is ignored. */
+static bool journal_point(const cJSON *p)
+{
+    const cJSON *owners = cJSON_GetObjectItemCaseSensitive(p, "sweeps"), *o;
+    if (!cJSON_IsObject(p) || !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(p, "key")) ||
+        !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(p, "codec"), "name")) ||
+        !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(p, "decoded")) || !cJSON_IsArray(owners) ||
+        cJSON_GetArraySize(owners) < 1)
+        return false;
+    cJSON_ArrayForEach(o, owners)
+    {
+        if (!cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "name")) ||
+            !cJSON_IsString(cJSON_GetObjectItemCaseSensitive(o, "definition")))
+            return false;
+    }
+    return true;
+}
+
 /* Reads the journal a killed run left: every whole line is a point; a line
  * cut by the kill is ignored. */
 static int read_journal(const char *path, store *st, char *err, size_t err_size)
@@ -642,7 +756,7 @@ static int read_journal(const char *path, store *st, char *err, size_t err_size)
     st->journal_points = cJSON_CreateArray();
     for (char *line = text, *nl; (nl = memchr(line, '\n', len - (size_t)(line - text))); line = nl + 1) {
         cJSON *point = cJSON_ParseWithLength(line, (size_t)(nl - line));
-        if (cJSON_IsObject(point) && cJSON_GetObjectItemCaseSensitive(point, "key")) {
+        if (journal_point(point)) {
             cJSON_AddItemToArray(st->journal_points, point);
             st->from_journal++;
         } else {
@@ -666,7 +780,7 @@ static int store_load(const sweep *s, const char *journal, store *st)
     memset(st, 0, sizeof *st);
     int missing, cap = 0;
     char err[600];
-    st->output_doc = results_read(s->output, &missing, err, sizeof err);
+    st->output_doc = results_read(s->target, &missing, err, sizeof err);
     if (!st->output_doc && !missing) {
         fprintf(stderr, "animbench sweep: %s (move it away or fix it; it was not touched)\n", err);
         return -1;
@@ -675,16 +789,20 @@ static int store_load(const sweep *s, const char *journal, store *st)
         fprintf(stderr, "animbench sweep: %s (move it away; it was not touched)\n", err);
         return -1;
     }
-    const bool legacy = st->output_doc && written_by_this_definition(s, st->output_doc);
+    char writer[1024] = "";
+    if (st->output_doc)
+        writer_definition(st->output_doc, writer, sizeof writer);
     cJSON *p;
     cJSON_ArrayForEach(p, st->journal_points)
     {
-        if (store_add(st, &cap, p, owned_by(s, p, false)) != 0)
+        stamp_owners(s, p, "");
+        if (store_add(st, &cap, p, owned_by(s, p)) != 0)
             return -1;
     }
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"))
     {
-        if (store_add(st, &cap, p, owned_by(s, p, legacy)) != 0)
+        stamp_owners(s, p, writer);
+        if (store_add(st, &cap, p, owned_by(s, p)) != 0)
             return -1;
     }
     if (st->count > 1)
@@ -719,17 +837,18 @@ static void mark_used(store *st, const char *key)
         sp->used = true;
 }
 
-/* Adds "name (definition)" of a kept point's definition to a list of them. */
+/* Adds "sweep 'name' (definition)" of a kept point's owners to a list. */
 static void note_owner(const cJSON *point, char *owners, size_t n)
 {
-    const cJSON *owner = cJSON_GetObjectItemCaseSensitive(point, "sweep");
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(owner, "name"),
-                *def = cJSON_GetObjectItemCaseSensitive(owner, "definition");
+    const cJSON *list = cJSON_GetObjectItemCaseSensitive(point, "sweeps");
+    const cJSON *o = cJSON_GetArrayItem(list, 0);
+    const cJSON *name = cJSON_GetObjectItemCaseSensitive(o, "name"),
+                *def = cJSON_GetObjectItemCaseSensitive(o, "definition");
     char who[700];
     if (cJSON_IsString(name) && cJSON_IsString(def))
         snprintf(who, sizeof who, "sweep '%s' (%s)", name->valuestring, def->valuestring);
     else
-        snprintf(who, sizeof who, "points that name no sweep");
+        snprintf(who, sizeof who, "points no sweep measured");
     if (strstr(owners, who))
         return;
     const size_t len = strlen(owners);
@@ -740,28 +859,34 @@ static void note_owner(const cJSON *point, char *owners, size_t n)
 }
 
 /* The output document: the context of this run; every point of the
- * definition that has a result, in definition order; then every point of
- * other definitions, as found.  *dropped counts this definition's stored
- * points that it no longer names. */
-static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dropped, int *foreign, char *owners,
-                       size_t owners_size)
+ * definition that has a result, in definition order, its owners this
+ * definition and every other that named it before; then every other stored
+ * point, as found, less this definition among its owners.  A point nobody
+ * names any more is dropped (*dropped); *changed is set when an owner list
+ * changed, so that the file is rewritten. */
+static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dropped, int *foreign, bool *changed,
+                       char *owners, size_t owners_size)
 {
     owners[0] = '\0';
+    *dropped = *foreign = 0;
     cJSON *doc = results_document(argc, argv);
     cJSON *points = cJSON_GetObjectItem(doc, "points");
     for (int i = 0; i < s->point_count; i++) {
         const sweep_point *p = &s->points[i];
         if (p->duplicate)
             continue;
-        const stored_point *sp = p->result || p->stored ? NULL : store_find(st, p->key);
-        const cJSON *point = p->result ? p->result : p->stored ? p->stored : sp ? sp->point : NULL;
-        if (point) /* a point that failed again under --force keeps its stored figures */
-            cJSON_AddItemToArray(points, cJSON_Duplicate(point, 1));
+        stored_point *sp = store_find(st, p->key);
+        const cJSON *point = p->result ? p->result : sp ? sp->point : NULL;
+        if (!point)
+            continue; /* not measured: failed, or the run stopped first */
+        cJSON *copy = cJSON_Duplicate(point, 1);
+        if (p->result && sp) /* measured again (--force): whoever else named the stored one still does */
+            owners_merge(copy, sp->point, s);
+        if (!p->result && owners_add(copy, s))
+            *changed = true;
+        cJSON_AddItemToArray(points, copy);
         mark_used(st, p->key);
     }
-    *dropped = *foreign = 0;
-    for (int i = 0; i < st->count; i++)
-        *dropped += st->items[i].own && !st->items[i].used;
     const cJSON *sources[2] = {cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"), st->journal_points};
     for (int src = 0; src < 2; src++) {
         const cJSON *old;
@@ -769,11 +894,22 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
         {
             const cJSON *k = cJSON_GetObjectItemCaseSensitive(old, "key");
             stored_point *sp = cJSON_IsString(k) ? store_find(st, k->valuestring) : NULL;
-            if (sp && (sp->used || sp->own))
+            if (sp && sp->used)
                 continue;
-            cJSON_AddItemToArray(points, cJSON_Duplicate(old, 1));
+            cJSON *copy = cJSON_Duplicate(old, 1);
+            if (owned_by(s, copy)) {
+                *changed = true;
+                if (owners_remove(copy, s) == 0) {
+                    (*dropped)++;
+                    cJSON_Delete(copy);
+                    if (sp)
+                        mark_used(st, sp->key);
+                    continue;
+                }
+            }
+            cJSON_AddItemToArray(points, copy);
             (*foreign)++;
-            note_owner(old, owners, owners_size);
+            note_owner(copy, owners, owners_size);
             if (sp)
                 mark_used(st, sp->key);
         }
@@ -791,7 +927,7 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
  * the output locked.  Returns the descriptor or -1 after a message. */
 static int lock_output(const char *output)
 {
-    char path[1100];
+    char path[4200];
     snprintf(path, sizeof path, "%s.lock", output);
     const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) {
@@ -819,16 +955,20 @@ static int lock_output(const char *output)
 }
 
 typedef struct journal {
-    char path[1100];
+    char path[4200];
     FILE *f;
 } journal;
 
 static int journal_append(journal *j, const sweep *s, const cJSON *point)
 {
     if (!j->f) {
-        j->f = fopen(j->path, "ab");
+        j->f = fopen(j->path, "a+b");
         if (!j->f)
             return -1;
+        /* a line a killed run cut short stays its own (ignored) line */
+        if (fseek(j->f, -1, SEEK_END) == 0 && fgetc(j->f) != '\n')
+            fputc('\n', j->f);
+        fseek(j->f, 0, SEEK_END);
         if (ftell(j->f) == 0) {
             cJSON *head = cJSON_CreateObject();
             cJSON_AddStringToObject(head, "animbench_journal_of", s->output);
@@ -895,6 +1035,10 @@ int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv)
             path = argv[i];
         else if (nflags < 64)
             flags[nflags++] = argv[i];
+        else {
+            fprintf(stderr, "animbench sweep: too many arguments\n");
+            return 2;
+        }
     }
     const int parsed = cli_parse("sweep", nflags, flags, options, 2, NULL, SWEEP_USAGE);
     if (parsed != 0)
@@ -924,6 +1068,10 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     }
     int rc = parse_definition(&s, def);
     cJSON_Delete(def);
+    if (rc == 0 && results_output_path(s.output, s.target, sizeof s.target, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench sweep: %s: \"output\": %s\n", path, err);
+        rc = -1;
+    }
     if (rc != 0) {
         rc = 2;
         goto done;
@@ -932,12 +1080,14 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
         rc = 2;
         goto done;
     }
-    if ((lock = lock_output(s.output)) < 0) {
+    if ((lock = lock_output(s.target)) < 0) {
         rc = 1;
         goto done;
     }
     journal jr = {{0}, NULL};
-    snprintf(jr.path, sizeof jr.path, "%s.journal", s.output);
+    snprintf(jr.path, sizeof jr.path, "%s.journal", s.target);
+    struct stat journal_stat;
+    const bool journal_existed = stat(jr.path, &journal_stat) == 0;
     store st;
     if (store_load(&s, jr.path, &st) != 0) {
         store_free(&st);
@@ -1002,8 +1152,10 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     double last_report = start;
     const int batch_size = parallel_thread_count() * 2;
     int failures = 0;
+    int attempted = 0;
     for (int done_count = 0; done_count < todo;) {
         const int n = todo - done_count < batch_size ? todo - done_count : batch_size;
+        attempted += n;
         batch b = {&s, queue + done_count};
         parallel_for(n, measure_job, &b);
         for (int i = 0; i < n; i++) {
@@ -1046,8 +1198,9 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     if (jr.f)
         fclose(jr.f);
     int dropped = 0, foreign = 0;
+    bool owners_changed = false;
     char owners[1024];
-    cJSON *doc = assemble(&s, &st, full_argc, full_argv, &dropped, &foreign, owners, sizeof owners);
+    cJSON *doc = assemble(&s, &st, full_argc, full_argv, &dropped, &foreign, &owners_changed, owners, sizeof owners);
     stats->kept_foreign = foreign;
     stats->dropped = dropped;
     int undecodable = 0;
@@ -1056,9 +1209,10 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
                        !decodes(s.points[i].result ? s.points[i].result : s.points[i].stored);
     stats->undecodable = undecodable;
     stats->failed = failures;
-    const bool changed = stats->measured > 0 || st.from_journal > 0 || dropped > 0 || !st.output_doc;
+    const bool changed =
+        stats->measured > 0 || journal_existed || dropped > 0 || owners_changed || !st.output_doc;
     if (changed) {
-        if (results_write(s.output, doc, err, sizeof err) != 0) {
+        if (results_write(s.target, doc, err, sizeof err) != 0) {
             fprintf(stderr, "animbench sweep: %s (the measured points stay in %s)\n", err, jr.path);
             rc = 1;
         } else if (unlink(jr.path) != 0 && errno != ENOENT) {
@@ -1076,6 +1230,9 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
                         "code version measured) were replaced\n", s.name, dropped);
     if (!changed)
         fprintf(stderr, "[sweep %s] %s unchanged: every point was already stored\n", s.name, s.output);
+    if (attempted < todo)
+        fprintf(stderr, "[sweep %s] %d points not attempted: the sweep stopped after the batch that failed\n", s.name,
+                todo - attempted);
     if (undecodable || failures) {
         fprintf(stderr, "[sweep %s] %d point%s failed to measure or decode (%d stored that do not decode)%s\n", s.name,
                 failures, failures == 1 ? "" : "s", undecodable,
@@ -1088,7 +1245,7 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
         cJSON_Delete(s.points[i].result);
     free(queue);
     if (rc == 0) {
-        rc = export_tables_for(s.output, err, sizeof err);
+        rc = export_tables_for(s.target, err, sizeof err);
         if (rc != 0)
             fprintf(stderr, "animbench sweep: %s\n", err);
     }

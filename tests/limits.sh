@@ -83,7 +83,7 @@ expect 2 "(a word of over 255 characters)" -- "$bin" run --clip $bad/long_word.b
 printf 'HIERARCHY\nROOT a\n{\nOFFSET 0 0 0\nCHANNELS 1 Xposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n1e308\n1\n' >"$tmp/huge.bvh"
 expect 2 "frame 1, joint 'a': its position times the unit (100 m) is beyond 1e+06 m, out of range" -- \
   "$bin" run --clip "$tmp/huge.bvh" --codec raw --unit-m 100
-expect 2 "--unit-m takes a number above 0 and at most 1000, found '1e6'" -- "$bin" run --clip walk --codec raw --unit-m 1e6
+expect 2 "--unit-m 1e6: out of range; it takes a number above 0 and at most 1000" -- "$bin" run --clip walk --codec raw --unit-m 1e6
 
 # Finding 7: a CMU-sized skeleton read without --unit-m gets a warning; with it, none.
 cmu=tests/data/bvh_good/cmu_like.bvh
@@ -93,6 +93,11 @@ if grep -q "unit-m right" <<<"$out"; then failed=$((failed + 1)); echo "limits: 
 
 # Finding 7: distinct messages; --help for every command.
 expect 2 "--tol-mm -1: out of range; it takes a number above 0" -- "$bin" run --clip walk --codec cubic --tol-mm -1
+expect 2 "--fps: expected a number above 0, found 'abc'" -- "$bin" run --clip walk --codec cubic --fps abc
+expect 2 "--fps -1: out of range; it takes a number above 0" -- "$bin" run --clip walk --codec cubic --fps -1
+expect 2 "--clip needs a value" -- "$bin" run --clip --codec cubic
+expect 2 "codec cubic has no parameter 'bits' (its parameters: tol_mm, lever_m)" -- \
+  "$bin" run --clip walk --codec cubic --param bits=3
 expect 2 "unknown option '--bogus'" -- "$bin" run --clip walk --codec cubic --bogus 1
 expect 2 "--tol-mm needs a value" -- "$bin" run --clip walk --codec cubic --tol-mm
 expect 2 "--tol-mm: expected a number above 0, found 'x'" -- "$bin" run --clip walk --codec cubic --tol-mm x
@@ -102,15 +107,42 @@ for cmd in tables list run sweep bench export match compare; do
   expect 0 "usage: animbench $cmd" -- "$bin" $cmd --help
 done
 
-# Finding 7: an output path that is a folder.
-expect 1 "cannot write $tmp: it is a folder" -- "$bin" run --clip walk --codec raw --json "$tmp"
-expect 1 "it is a folder" -- "$bin" export --clip walk --format bvh --out "$tmp"
+# Finding 7: an output path that is a folder, a pipe, or in a missing folder: refused before any
+# work (the audit's: a pipe or a device used to be replaced by a regular file).
+expect 2 "cannot write $tmp: it is a folder, not a file" -- "$bin" run --clip walk --codec raw --json "$tmp"
+expect 2 "it is a folder, not a file" -- "$bin" export --clip walk --format bvh --out "$tmp"
+mkfifo "$tmp/out.fifo"
+expect 2 "it is a pipe, not a file" -- "$bin" run --clip walk --codec raw --json "$tmp/out.fifo"
+expect 2 "the folder $tmp/nowhere does not exist" -- "$bin" run --clip walk --codec raw --json "$tmp/nowhere/x.json"
+expect 2 "an empty output path" -- "$bin" run --clip walk --codec raw --json ""
+# An option a command would ignore is unknown to it.
+expect 2 "unknown option '--out'" -- "$bin" match --clip walk --codec cubic --target 1 --out "$tmp/x.md"
+expect 2 "unknown option '--json'" -- "$bin" compare --clips walk --codecs cubic --reference acl --json "$tmp/c.json"
+# A sweep's output reached through a link is written through it (the link stays a link), and a one-off
+# --json refuses to replace a file of sweep points.
+printf '{"name": "l", "output": "%s/link.json", "metrics": {"substeps": 1}, "runs": [{"clips": ["walk"], "codecs": ["raw"]}]}' \
+  "$tmp" >"$tmp/l.json"
+echo '{"points": []}' >"$tmp/real.json"
+ln -s real.json "$tmp/link.json"
+expect 0 "1 points: 0 stored" -- "$bin" sweep "$tmp/l.json"
+if [ -L "$tmp/link.json" ] && grep -q '"sweeps"' "$tmp/real.json"; then passed=$((passed + 1)); else
+  failed=$((failed + 1)); echo "limits: FAILED: the sweep did not write through the link"; fi
+expect 2 "holds 1 points that sweep 'l' measured; this would replace them" -- \
+  "$bin" run --clip walk --codec raw --json "$tmp/real.json"
 
 # Finding 7: SJSON export escapes quotes and backslashes in joint names.
 printf 'HIERARCHY\nROOT a"b\\c\n{\nOFFSET 0 0 0\nCHANNELS 3 Xposition Yposition Zposition\n}\nMOTION\nFrames: 2\nFrame Time: 0.1\n0 1 0\n0 1 0\n' >"$tmp/quote.bvh"
 expect 0 "acl-sjson" -- "$bin" export --clip "$tmp/quote.bvh" --format acl-sjson --out "$tmp/quote.sjson"
 if grep -qF 'name = "a\"b\\c"' "$tmp/quote.sjson"; then passed=$((passed + 1)); else
   failed=$((failed + 1)); echo "limits: FAILED: joint name not escaped in SJSON:"; grep name "$tmp/quote.sjson"; fi
+
+# A file name with a tab and a byte that is not UTF-8: results stay valid JSON and TSV (the name
+# becomes a__b; the audit's: the JSON could not be read back).
+odd="$tmp/a$(printf '\376\t')b.bvh"
+cp tests/data/bvh_good/cmu_like.bvh "$odd"
+expect 0 "clip   a__b (bvh)" -- "$bin" run --clip "$odd" --codec raw --unit-m 0.056444 --json "$tmp/odd.json"
+if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\376')" "$tmp/odd.json"; then
+  passed=$((passed + 1)); else failed=$((failed + 1)); echo "limits: FAILED: a byte that is not UTF-8 reached the JSON"; fi
 
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

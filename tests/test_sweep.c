@@ -302,6 +302,42 @@ static void test_other_definitions_points_are_kept(void **state)
     assert_int_equal(count_points(out), 5);
 }
 
+/* The audit's case: A measures cubic at 1 and 2 mm, A2 reuses them (and
+ * adds 3 mm); when A stops naming cubic, the points A2 still names stay, and
+ * so they do after A2 measured them again with --force. */
+static void test_shared_points_outlive_one_owner(void **state)
+{
+    (void)state;
+    char a[300], a2[300], out[300], text[600];
+    snprintf(a, sizeof a, "%s/own_a.json", dir);
+    snprintf(a2, sizeof a2, "%s/own_a2.json", dir);
+    snprintf(out, sizeof out, "%s/own_results.json", dir);
+    const char *form = "{\"name\": \"%s\", \"output\": \"%s\", \"metrics\": {\"substeps\": 1}, \"runs\": [{\"clips\": "
+                       "[\"walk\"], \"codecs\": [%s], \"tol_mm\": [%s]}]}";
+    snprintf(text, sizeof text, form, "a", out, "\"linear\", \"cubic\"", "1, 2");
+    write_text(a, text);
+    snprintf(text, sizeof text, form, "a2", out, "\"cubic\"", "1, 2, 3");
+    write_text(a2, text);
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const sweep_options force = {true, false};
+    for (int pass = 0; pass < 2; pass++) {
+        unlink(out);
+        snprintf(text, sizeof text, form, "a", out, "\"linear\", \"cubic\"", "1, 2");
+        write_text(a, text);
+        const int q = quiet_begin();
+        assert_int_equal(sweep_run(a, &NORMAL, 1, argv, &st), 0);
+        assert_int_equal(sweep_run(a2, pass ? &force : &NORMAL, 1, argv, &st), 0);
+        assert_int_equal(st.on_disk + st.measured, 3);
+        snprintf(text, sizeof text, form, "a", out, "\"linear\"", "1, 2");
+        write_text(a, text);
+        assert_int_equal(sweep_run(a, &NORMAL, 1, argv, &st), 0);
+        quiet_end(q);
+        assert_int_equal(st.dropped, 0);  /* cubic 1 and 2: A2 still names them */
+        assert_int_equal(count_points(out), 5); /* linear 1, 2; cubic 1, 2, 3 */
+    }
+}
+
 /* Two sweeps on one output at once: the second stops with a message that
  * names the output and the holder, and leaves the file alone. */
 static void test_second_writer_is_refused(void **state)
@@ -668,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_broken_results_file_is_refused_and_kept),
         cmocka_unit_test(test_bad_definitions),
         cmocka_unit_test(test_other_definitions_points_are_kept),
+        cmocka_unit_test(test_shared_points_outlive_one_owner),
         cmocka_unit_test(test_second_writer_is_refused),
         cmocka_unit_test(test_writing_is_linear),
         cmocka_unit_test(test_undecodable_point_is_an_error),
