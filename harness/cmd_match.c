@@ -106,22 +106,6 @@ static measured_clip *load(const char *cmd, const char *name, const clip_params 
     return mc;
 }
 
-static cJSON *trail_json(const match_result *m)
-{
-    cJSON *a = cJSON_CreateArray();
-    for (int i = 0; i < m->trail_count; i++) {
-        cJSON *s = cJSON_CreateObject();
-        cJSON_AddNumberToObject(s, "knob", m->trail[i].knob);
-        cJSON_AddNumberToObject(s, "bytes", (double)m->trail[i].bytes);
-        if (isnan(m->trail[i].value_mm))
-            cJSON_AddNullToObject(s, "value_mm");
-        else
-            cJSON_AddNumberToObject(s, "value_mm", m->trail[i].value_mm);
-        cJSON_AddItemToArray(a, s);
-    }
-    return a;
-}
-
 /* "tol_mm 0.5 " for a trail line, or nothing for a codec without a knob. */
 static void knob_text(const codec *c, double v, char *out, size_t n)
 {
@@ -201,16 +185,10 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
     }
     if (o.json && m.reachable) {
         cJSON *doc = results_document(full_argc, full_argv);
-        cJSON *pj = results_point(mc, &m.point);
-        cJSON *mj = cJSON_AddObjectToObject(pj, "match");
-        cJSON_AddStringToObject(mj, "metric", metric);
-        cJSON_AddNumberToObject(mj, "target_mm", o.target_mm);
-        cJSON_AddStringToObject(mj, "knob", knob_name(c));
-        cJSON_AddNumberToObject(mj, "value", m.knob);
-        cJSON_AddNumberToObject(mj, "encodes", m.encodes);
-        cJSON_AddItemToObject(mj, "trail", trail_json(&m));
-        cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
-        if (results_write(o.json, doc, err, sizeof err) != 0) {
+        cJSON *pj = match_point_json(mc, c, &base, (match_metric)o.metric, o.target_mm, &m, err, sizeof err);
+        if (pj)
+            cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
+        if (!pj || results_write(o.json, doc, err, sizeof err) != 0) {
             fprintf(stderr, "animbench match: %s\n", err);
             rc = 1;
         }

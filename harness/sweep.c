@@ -29,6 +29,7 @@
 #include "cli_flags.h"
 #include "commands.h"
 #include "export.h"
+#include "match.h"
 #include "measure.h"
 #include "parallel.h"
 #include "provenance.h"
@@ -46,6 +47,9 @@ typedef struct sweep_point {
     char key[512];
     const cJSON *stored; /* the point as found on disk or in the journal */
     struct sweep_point *stored_first; /* a duplicate: the point that is measured for it */
+    bool is_match;      /* an equal-error point: the smallest stream meeting target_mm on metric */
+    match_metric metric;
+    double target_mm;
     /* filled by a worker */
     cJSON *result;
     char error[512];
@@ -209,6 +213,42 @@ static int number_list(const sweep *s, const cJSON *run, int r, const char *fiel
     return 0;
 }
 
+/* A run's "targets": {"metric": NAME, "mm": [values]}: every point of the run
+ * becomes an equal-error search (animbench match) at each target. */
+static int parse_targets(const sweep *s, int r, const cJSON *t, double *mm, int *count, int *metric)
+{
+    char msg[600];
+    static const char *const KNOWN[] = {"metric", "mm", NULL};
+    snprintf(msg, sizeof msg, "run %d: targets", r);
+    if (!cJSON_IsObject(t)) {
+        snprintf(msg, sizeof msg, "run %d: \"targets\" is {\"metric\": \"shell_max_mm\", \"mm\": [0.1, 1]}", r);
+        return def_error(s, msg);
+    }
+    if (known_keys(s, t, msg, KNOWN) != 0)
+        return -1;
+    const cJSON *m = cJSON_GetObjectItemCaseSensitive(t, "metric"), *list = cJSON_GetObjectItemCaseSensitive(t, "mm");
+    if (m && (!cJSON_IsString(m) || (*metric = match_metric_find(m->valuestring)) < 0)) {
+        int k = snprintf(msg, sizeof msg, "run %d: targets.metric: one of", r);
+        for (int i = 0; i < MATCH_METRIC_COUNT && k < (int)sizeof msg; i++)
+            k += snprintf(msg + k, sizeof msg - (size_t)k, " %s", MATCH_METRIC_NAMES[i]);
+        return def_error(s, msg);
+    }
+    if (!cJSON_IsArray(list) || cJSON_GetArraySize(list) < 1 || cJSON_GetArraySize(list) > 64) {
+        snprintf(msg, sizeof msg, "run %d: targets.mm must be a list of 1 to 64 numbers", r);
+        return def_error(s, msg);
+    }
+    const cJSON *v;
+    *count = 0;
+    cJSON_ArrayForEach(v, list)
+    {
+        snprintf(msg, sizeof msg, "run %d: targets.mm[%d]", r, *count);
+        if (number_in(s, v, msg, 0, INFINITY, true, false, &mm[*count]) != 0)
+            return -1;
+        (*count)++;
+    }
+    return 0;
+}
+
 /* The study's lists (tol_mm, lever_m, step) as a run gives them. */
 typedef struct legacy_lists {
     const double *values[3];
@@ -319,6 +359,34 @@ static sweep_point *new_point(sweep *s)
     return p;
 }
 
+/* One point per combination of the parameters' values (an equal-error
+ * search at target_mm when is_match). */
+static int add_points(sweep *s, int clip, const codec *c, double values[][64], const int *counts, bool histogram,
+                      bool is_match, match_metric metric, double target_mm)
+{
+    int at[CODEC_MAX_PARAMS] = {0};
+    char ignored[8];
+    for (;;) {
+        sweep_point *p = new_point(s);
+        if (!p)
+            return -1;
+        p->clip = clip;
+        p->codec = c;
+        codec_params_init(c, &p->params);
+        for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++)
+            codec_param_set(c, &p->params, i, values[i][at[i]], ignored, sizeof ignored); /* checked before */
+        p->histogram = histogram;
+        p->is_match = is_match;
+        p->metric = metric;
+        p->target_mm = target_mm;
+        int i = 0;
+        while (i < c->param_count && ++at[i] == counts[i])
+            at[i++] = 0;
+        if (i >= c->param_count)
+            return 0;
+    }
+}
+
 static int parse_clip_params(sweep *s, const cJSON *cp)
 {
     static const char *const KNOWN[] = {"fps", "walk_seconds", "jump_seconds", "seed", NULL};
@@ -407,8 +475,8 @@ static int parse_definition(sweep *s, const cJSON *doc)
     const cJSON *mp = cJSON_GetObjectItemCaseSensitive(doc, "metrics");
     if (mp && parse_metrics(s, mp) != 0)
         return -1;
-    static const char *const RUN_KEYS[] = {"clips",  "codecs", "tol_mm", "lever_m", "step", "params", "key_histogram",
-                                           NULL};
+    static const char *const RUN_KEYS[] = {"clips",  "codecs",        "tol_mm",  "lever_m", "step",
+                                           "params", "key_histogram", "targets", NULL};
     int r = 0;
     const cJSON *run;
     cJSON_ArrayForEach(run, runs)
@@ -435,6 +503,11 @@ static int parse_definition(sweep *s, const cJSON *doc)
             return -1;
         const cJSON *run_params = cJSON_GetObjectItemCaseSensitive(run, "params");
         if (run_params && check_run_params(s, r, run_params, codecs) != 0)
+            return -1;
+        double targets[64];
+        int ntargets = 0, target_metric = MATCH_SHELL_MAX;
+        const cJSON *tj = cJSON_GetObjectItemCaseSensitive(run, "targets");
+        if (tj && parse_targets(s, r, tj, targets, &ntargets, &target_metric) != 0)
             return -1;
         const cJSON *hist = cJSON_GetObjectItemCaseSensitive(run, "key_histogram");
         if (hist && !cJSON_IsBool(hist)) {
@@ -469,7 +542,7 @@ static int parse_definition(sweep *s, const cJSON *doc)
                 }
                 /* the values of each declared parameter; then their product */
                 double values[CODEC_MAX_PARAMS][64];
-                int counts[CODEC_MAX_PARAMS], at[CODEC_MAX_PARAMS] = {0};
+                int counts[CODEC_MAX_PARAMS];
                 const legacy_lists legacy = {{tols, levers, steps},
                                              {ntol, nlever, nstep},
                                              {cJSON_GetObjectItemCaseSensitive(run, "tol_mm") != NULL,
@@ -478,22 +551,14 @@ static int parse_definition(sweep *s, const cJSON *doc)
                 for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++)
                     if (param_values(s, r, run_params, &legacy, c, i, values[i], &counts[i]) != 0)
                         return -1;
-                for (;;) {
-                    sweep_point *p = new_point(s);
-                    if (!p)
-                        return -1;
-                    p->clip = ci;
-                    p->codec = c;
-                    codec_params_init(c, &p->params);
-                    for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++)
-                        codec_param_set(c, &p->params, i, values[i][at[i]], msg, sizeof msg); /* checked above */
-                    p->histogram = cJSON_IsTrue(hist);
-                    int i = 0;
-                    while (i < c->param_count && ++at[i] == counts[i])
-                        at[i++] = 0;
-                    if (i >= c->param_count)
-                        break;
+                if (ntargets > 0 && codec_knob(c) >= 0) { /* the search sets the knob: one base value */
+                    counts[codec_knob(c)] = 1;
+                    values[codec_knob(c)][0] = c->params[codec_knob(c)].def;
                 }
+                for (int t = 0; t < (ntargets > 0 ? ntargets : 1); t++)
+                    if (add_points(s, ci, c, values, counts, cJSON_IsTrue(hist), ntargets > 0,
+                                   (match_metric)target_metric, ntargets > 0 ? targets[t] : 0) != 0)
+                        return -1;
             }
         }
     }
@@ -537,11 +602,21 @@ static void measure_job(void *ctx, int index)
     const sweep *s = b->s;
     point_result r;
     const measured_clip *mc = s->clips[p->clip];
-    if (measure_point(mc, p->codec, &p->params, p->histogram, &r, p->error, sizeof p->error) == 0) {
+    if (p->is_match) {
+        match_result m;
+        if (match_search(mc, p->codec, &p->params, p->metric, p->target_mm, &m, p->error, sizeof p->error) != 0)
+            return;
+        p->result = match_point_json(mc, p->codec, &p->params, p->metric, p->target_mm, &m, p->error, sizeof p->error);
+        match_result_free(&m);
+        if (p->result) /* keyed on the question, not on the setting that answered it */
+            cJSON_ReplaceItemInObjectCaseSensitive(p->result, "key", cJSON_CreateString(p->key));
+    } else if (measure_point(mc, p->codec, &p->params, p->histogram, &r, p->error, sizeof p->error) == 0) {
         p->result = results_point(mc, &r);
+        point_result_free(&r);
+    }
+    if (p->result) {
         cJSON *owners = cJSON_AddArrayToObject(p->result, "sweeps");
         cJSON_AddItemToArray(owners, owner_json(s->name, s->definition));
-        point_result_free(&r);
     }
 }
 
@@ -1106,9 +1181,15 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     }
     int todo = 0, skipped = 0, distinct = 0;
     /* duplicates by key, found in one pass over the points sorted by key */
-    for (int i = 0; i < s.point_count; i++)
-        results_point_key(s.clips[s.points[i].clip], s.points[i].codec, &s.points[i].params, s.points[i].key,
-                          sizeof s.points[i].key);
+    for (int i = 0; i < s.point_count; i++) {
+        sweep_point *p = &s.points[i];
+        results_point_key(s.clips[p->clip], p->codec, &p->params, p->key, sizeof p->key);
+        if (p->is_match) {
+            const size_t len = strlen(p->key);
+            snprintf(p->key + len, sizeof p->key - len, "|match %s<=%.17g", MATCH_METRIC_NAMES[p->metric],
+                     p->target_mm);
+        }
+    }
     {
         sweep_point **order = malloc(((size_t)s.point_count + 1) * sizeof *order);
         if (!order) {
