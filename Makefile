@@ -45,7 +45,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds deps clean
+.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -171,6 +171,16 @@ bench: deps $(BIN)
 	@echo "== decode timings -> results/bench.json" >&2
 	@$(BIN) bench --clips walk,jump,mocap --json results/bench.json $(BENCH_PIN_FLAG) $(ANIMBENCH_BENCH_FLAGS)
 	@scripts/figures.sh results/bench.json
+
+# The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
+# 0.1 mm and 1 mm of shell error, with curves for BD-rates: results/corpus.json and
+# results/corpus_summary.md (about 8 minutes on two cores; resumes where it stopped).
+corpus: deps $(BIN)
+	@if [ ! -d "$(ANIMBENCH_DATA)/bandai_namco_1" ]; then \
+	  scripts/mark_stale.sh results/corpus "$(ANIMBENCH_DATA)/bandai_namco_1"; exit 0; fi; \
+	$(BIN) sweep sweeps/corpus.json && \
+	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md >/dev/null && \
+	rm -f results/corpus.NOT_REGENERATED.txt && cat results/corpus_summary.md
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six
 # Bandai Namco clips: results/acl_compare.md (a few minutes; skipped when ACL is not built).
