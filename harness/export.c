@@ -81,6 +81,8 @@ static int row_order(const void *a, const void *b)
         return x->clip_rank - y->clip_rank;
     if (x->codec_rank != y->codec_rank)
         return x->codec_rank - y->codec_rank;
+    if ((x->step >= 0) != (y->step >= 0)) /* a codec's curve first, then its equal-error points */
+        return x->step >= 0 ? 1 : -1;
     if (x->tol != y->tol)
         return x->tol < y->tol ? -1 : 1;
     return x->step < y->step ? -1 : x->step > y->step;
@@ -202,7 +204,8 @@ int export_tables_for(const char *path, char *err, size_t err_size)
                  "\tmax_mm\tmean_mm\tmax_deg\tenc_max_mm\tenc_mean_mm\tenc_max_deg\tself_contained\tdecoded_ok"
                  "\tns_pose_median\tns_pose_min\tns_pose_max"
                  "\tshell_max_mm\tshell_p99_mm\tshell_above\tbetween_max_mm\tbetween_shell_max_mm\teffector_max_mm"
-                 "\tslide_max_mm\tsink_max_mm\tbits_per_joint_sample\tacl_raw_ratio\tjoint_p99_mm\tjoint_median_mm\n");
+                 "\tslide_max_mm\tsink_max_mm\tbits_per_joint_sample\tacl_raw_ratio\tjoint_p99_mm\tjoint_median_mm"
+                 "\tknob\tknob_value\tmatch_metric\ttarget_mm\treachable\tparams\n");
     put(&keys, "# animbench key histograms from %s: animated keys stored at each frame\n", path);
     put(&keys, "clip\tcodec\ttol_mm\tframe\tseconds\tkeys\n");
     int histograms = 0, nrows = 0, nclips = 0, ncodecs = 0;
@@ -252,13 +255,34 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         fmt_or_dash(&points, m ? num(rate, "acl_raw_ratio") : -1, "\t%.6f");
         fmt_or_dash(&points, m ? num(joint, "p99_mm") : -1, "\t%.9g");
         fmt_or_dash(&points, m ? num(joint, "median_mm") : -1, "\t%.9g");
-        put(&points, "\n");
+        /* the declared knob and its value; the equal-error question, for points that answer one */
+        const cJSON *knob = cJSON_GetObjectItem(cdc, "knob"), *match = cJSON_GetObjectItem(p, "match");
+        const double knob_value = cJSON_IsString(knob) ? num(params, knob->valuestring) : -1;
+        put(&points, "\t%s", cJSON_IsString(knob) ? knob->valuestring : "-");
+        fmt_or_dash(&points, cJSON_IsString(knob) ? knob_value : -1, "\t%.15g");
+        put(&points, "\t%s", match ? str(match, "metric") : "-");
+        fmt_or_dash(&points, match ? num(match, "target_mm") : -1, "\t%.15g");
+        put(&points, "\t%s", !match ? "-" : cJSON_IsTrue(cJSON_GetObjectItem(match, "reachable")) ? "1" : "0");
+        put(&points, "\t");
+        int nparam = 0;
+        const cJSON *pv;
+        cJSON_ArrayForEach(pv, params)
+        {
+            if (strcmp(pv->string, "tol_deg") == 0)
+                continue;
+            if (cJSON_IsString(pv))
+                put(&points, "%s%s=%s", nparam++ ? "," : "", pv->string, pv->valuestring);
+            else
+                put(&points, "%s%s=%.15g", nparam++ ? "," : "", pv->string, pv->valuedouble);
+        }
+        put(&points, "%s\n", nparam ? "" : "-");
         if (rows && clip_names && codec_names && points.data) {
             row *r = &rows[nrows++];
             r->clip_rank = rank_of(clip_names, &nclips, str(clip, "name"));
             r->codec_rank = rank_of(codec_names, &ncodecs, str(cdc, "name"));
-            r->tol = num(params, "tol_mm");
-            r->step = num(params, "step");
+            const cJSON *kn = cJSON_GetObjectItem(cdc, "knob");
+            r->tol = cJSON_IsString(kn) ? num(params, kn->valuestring) : num(params, "tol_mm");
+            r->step = cJSON_GetObjectItem(p, "match") ? num(cJSON_GetObjectItem(p, "match"), "target_mm") : -1;
             r->line = strndup(points.data + row_start, points.size - row_start);
         }
         const cJSON *hist = cJSON_GetObjectItem(p, "key_histogram");
