@@ -1,4 +1,6 @@
 #include "export.h"
+
+#include "match.h"
 #include <stdarg.h>
 
 #include <stdio.h>
@@ -7,6 +9,8 @@
 #include <string.h>
 
 #include "results.h"
+
+double summary_point_metric(const cJSON *pt, match_metric m);
 
 static double num(const cJSON *obj, const char *key)
 {
@@ -205,7 +209,7 @@ int export_tables_for(const char *path, char *err, size_t err_size)
                  "\tns_pose_median\tns_pose_min\tns_pose_max"
                  "\tshell_max_mm\tshell_p99_mm\tshell_above\tbetween_max_mm\tbetween_shell_max_mm\teffector_max_mm"
                  "\tslide_max_mm\tsink_max_mm\tbits_per_joint_sample\tacl_raw_ratio\tjoint_p99_mm\tjoint_median_mm"
-                 "\tknob\tknob_value\tmatch_metric\ttarget_mm\treachable\tparams\n");
+                 "\tknob\tknob_value\tmatch_metric\ttarget_mm\treachable\tparams\tmatch_value_mm\n");
     put(&keys, "# animbench key histograms from %s: animated keys stored at each frame\n", path);
     put(&keys, "clip\tcodec\ttol_mm\tframe\tseconds\tkeys\n");
     int histograms = 0, nrows = 0, nclips = 0, ncodecs = 0;
@@ -275,7 +279,10 @@ int export_tables_for(const char *path, char *err, size_t err_size)
             else
                 put(&points, "%s%s=%.15g", nparam++ ? "," : "", pv->string, pv->valuedouble);
         }
-        put(&points, "%s\n", nparam ? "" : "-");
+        put(&points, "%s", nparam ? "" : "-");
+        const int mm = match ? match_metric_find(str(match, "metric")) : -1;
+        fmt_or_dash(&points, mm >= 0 ? summary_point_metric(p, (match_metric)mm) : -1, "\t%.9g");
+        put(&points, "\n");
         if (rows && clip_names && codec_names && points.data) {
             row *r = &rows[nrows++];
             r->clip_rank = rank_of(clip_names, &nclips, str(clip, "name"));

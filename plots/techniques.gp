@@ -12,9 +12,7 @@ set style data histograms
 set style histogram clustered gap 1
 set style fill solid 0.85 border -1
 set boxwidth 0.9
-set xrange [-0.6:8.6]
 set logscale y
-set yrange [500:400000]
 set format y "%g"
 set ylabel "bytes per second of clip (log)"
 set xtics rotate by -30 scale 0
@@ -24,5 +22,5 @@ set title "The study's techniques at a 1 mm tolerance (6 and 7 again in the self
 do for [fmt in "png svg"] {
   if (fmt eq "png") { set terminal pngcairo size 1000,560 font "sans,11" } else { set terminal svg size 1000,560 font "sans,11" }
   set output sprintf("%s/%s.%s", out, name, fmt)
-  plot for [i=1:words(clips)] tsv using (column(3*i-1)):xtic(1) title word(clips, i) lc rgb word(colors, i)
+  plot for [i=1:words(clips)] tsv using (column(3*i-1)):xtic(1) title word(clips, i) lc rgb word(colors, (i - 1) % words(colors) + 1)
 }

@@ -20,5 +20,33 @@ else
   layouts=$(awk -F'\t' 'NR > 2 && $37 == "-" && $18 == 0 && $15 != "-" && !seen[$2]++ {printf "%s ", $2}' "$base.tsv")
   draw rate_distortion "$base.tsv" "$clips" "$codecs" "$cap" "$layouts"
   draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
+  # every equal-error question in the file (a sweep's "targets"): one chart each
+  awk -F'\t' 'NR > 2 && $37 != "-" && !seen[$37 "\t" $38]++ {print $37 "\t" $38}' "$base.tsv" |
+  while IFS=$'\t' read -r metric target; do
+    matrix=$(mktemp)
+    # rows: codecs; columns: clips; bytes per second where the target was met
+    awk -F'\t' -v m="$metric" -v t="$target" -v clips="$clips" '
+      NR > 2 && $37 == m && $38 == t {
+        if (!($2 in row)) { order[++n] = $2; row[$2] = 1 }
+        v[$2 "\t" $1] = $39 == 1 ? $8 : "-"
+        if ($39 != 1) { f = $41 + 0
+          if (!nmiss[$2]++) { lo[$2] = f; hi[$2] = f } else { if (f < lo[$2]) lo[$2] = f; if (f > hi[$2]) hi[$2] = f } }
+      }
+      END {
+        k = split(clips, c, " ")
+        for (i = 1; i <= n; i++) {
+          printf "%s", order[i]
+          for (j = 1; j <= k; j++) { x = v[order[i] "\t" c[j]]; printf "\t%s", x == "" ? "-" : x }
+          printf "\n"
+        }
+        for (i = 1; i <= n; i++) if (order[i] in nmiss)
+          miss = miss sprintf("%s%s on %d clip%s (at best %.3g to %.3g mm)", miss == "" ? "" : "\n  ", order[i],
+                              nmiss[order[i]], nmiss[order[i]] > 1 ? "s" : "", lo[order[i]], hi[order[i]])
+        print miss > "/dev/stderr"
+      }' "$base.tsv" >"$matrix" 2>"$matrix.miss"
+    draw equal_error "$matrix" "$(basename "$base")_equal_error_${metric}_${target}" "$clips" \
+      "$metric <= $target mm" "$(cat "$matrix.miss")"
+    rm -f "$matrix" "$matrix.miss"
+  done
   draw jump_keys "${base}_keys.tsv"
 fi
