@@ -179,7 +179,8 @@ corpus: deps $(BIN)
 	@if [ ! -d "$(ANIMBENCH_DATA)/bandai_namco_1" ]; then \
 	  scripts/mark_stale.sh results/corpus "$(ANIMBENCH_DATA)/bandai_namco_1"; exit 0; fi; \
 	$(BIN) sweep sweeps/corpus.json && \
-	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md >/dev/null && \
+	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md \
+	  --tsv results/corpus_ratios.tsv >/dev/null && scripts/figures.sh results/corpus.json && \
 	rm -f results/corpus.NOT_REGENERATED.txt && cat results/corpus_summary.md
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six

@@ -73,7 +73,7 @@ static int names_add(names *n, const char *s)
 }
 
 #define SUMMARY_USAGE                                                                                      \
-    "usage: animbench summary FILE.json --baseline CODEC [--metric shell_max_mm] [--out FILE.md]\n"         \
+    "usage: animbench summary FILE.json --baseline CODEC [--metric shell_max_mm] [--out FILE.md] [--tsv F]\n" \
     "  A corpus in two tables: bytes at equal error relative to the baseline codec (the file's\n"           \
     "  equal-error points: a sweep's \"targets\"), per target and codec, geometric mean, median and the\n"  \
     "  worst clip, the clips that cannot reach a target named; and the BD-rate of every codec against\n"   \
@@ -81,18 +81,19 @@ static int names_add(names *n, const char *s)
 
 int cmd_summary(int argc, char **argv)
 {
-    const char *baseline = NULL, *out = NULL, *metric_name = "shell_max_mm", *path = NULL;
+    const char *baseline = NULL, *out = NULL, *metric_name = "shell_max_mm", *path = NULL, *tsv_path = NULL;
     const cli_option options[] = {
         {"--baseline", CLI_TEXT, &baseline, 0, 0, 0},
         {"--out", CLI_TEXT, &out, 0, 0, 0},
         {"--metric", CLI_TEXT, &metric_name, 0, 0, 0},
+        {"--tsv", CLI_TEXT, &tsv_path, 0, 0, 0},
     };
     /* FILE first, as for sweep; then the options */
     if (argc > 0 && argv[0][0] != '-')
         path = argv[0];
     char **flags = argv + (path ? 1 : 0);
     const int nflags = argc - (path ? 1 : 0);
-    const int parsed = cli_parse("summary", nflags, flags, options, 3, NULL, SUMMARY_USAGE);
+    const int parsed = cli_parse("summary", nflags, flags, options, 4, NULL, SUMMARY_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     const int metric = match_metric_find(metric_name);
@@ -101,7 +102,7 @@ int cmd_summary(int argc, char **argv)
                 metric < 0 ? "--metric: unknown metric" : "needs a results FILE and --baseline", SUMMARY_USAGE);
         return 2;
     }
-    if (results_check_output("summary", out, 0) != 0)
+    if (results_check_output("summary", out, 0) != 0 || results_check_output("summary", tsv_path, 0) != 0)
         return 2;
     int missing;
     char err[600];
@@ -110,13 +111,15 @@ int cmd_summary(int argc, char **argv)
         fprintf(stderr, "animbench summary: %s\n", err);
         return 2;
     }
-    char *text = NULL;
-    size_t len = 0;
-    FILE *t = open_memstream(&text, &len);
-    if (!t) {
+    char *text = NULL, *ratios_text = NULL;
+    size_t len = 0, ratios_len = 0;
+    FILE *t = open_memstream(&text, &len), *rt = open_memstream(&ratios_text, &ratios_len);
+    if (!t || !rt) {
         cJSON_Delete(doc);
         return 1;
     }
+    fprintf(rt, "# animbench summary %s: bytes at equal error relative to %s, one row per clip\nquestion\tcodec\tclip\tratio\n",
+            path, baseline);
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(doc, "points"), *pt;
     names codecs = {{0}, 0}, clips = {{0}, 0}, questions = {{0}, 0};
     static char question_text[NAMES_MAX][96];
@@ -143,7 +146,9 @@ int cmd_summary(int argc, char **argv)
     if (!seen) {
         fprintf(stderr, "animbench summary: %s holds no point of the baseline %s\n", path, baseline);
         fclose(t);
+        fclose(rt);
         free(text);
+        free(ratios_text);
         cJSON_Delete(doc);
         return 2;
     }
@@ -195,6 +200,7 @@ int cmd_summary(int argc, char **argv)
                 const double r = cJSON_GetObjectItemCaseSensitive(mine, "bytes")->valuedouble /
                                  cJSON_GetObjectItemCaseSensitive(base, "bytes")->valuedouble;
                 ratios[n++] = r;
+                fprintf(rt, "%s\t%s\t%s\t%.9g\n", questions.item[q], codecs.item[c], clips.item[k], r);
                 if (r > worst) {
                     worst = r;
                     snprintf(worst_clip, sizeof worst_clip, "%s (%.3fx)", clips.item[k], r);
@@ -276,13 +282,16 @@ int cmd_summary(int argc, char **argv)
             fprintf(t, "| %s | 0 of %d | - | - | - | no overlap |\n", codecs.item[c], tried);
     }
     fclose(t);
+    fclose(rt);
     fputs(text, stdout);
     int rc = 0;
-    if (out && write_file_atomic(out, text, len, err, sizeof err) != 0) {
+    if ((out && write_file_atomic(out, text, len, err, sizeof err) != 0) ||
+        (tsv_path && write_file_atomic(tsv_path, ratios_text, ratios_len, err, sizeof err) != 0)) {
         fprintf(stderr, "animbench summary: %s\n", err);
         rc = 1;
     }
     free(text);
+    free(ratios_text);
     cJSON_Delete(doc);
     return rc;
 }

@@ -9,6 +9,16 @@ draw() { # script table [args...]
   if [ -f "$2" ]; then local s=$1 t=$2; shift 2; gnuplot -c "plots/$s.gp" "$t" "$out" "$@"; echo "figures: $s <- $t" >&2
   else echo "figures: $2 not found, $1 skipped" >&2; fi
 }
+# a corpus summary's per-clip ratios (make corpus): one figure per question
+if [ -f "${base}_ratios.tsv" ]; then
+  baseline=$(sed -n '1s/.*relative to \([^,]*\), one row.*/\1/p' "${base}_ratios.tsv")
+  awk -F'\t' 'NR > 2 && !seen[$1]++ {print $1}' "${base}_ratios.tsv" | while IFS= read -r question; do
+    codecs=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && !seen[$2]++ {printf "%s ", $2}' "${base}_ratios.tsv")
+    nclips=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && !seen[$3]++ {n++} END {print n + 0}' "${base}_ratios.tsv")
+    slug=$(printf '%s' "$question" | tr -c 'A-Za-z0-9._' '_' | sed 's/__*/_/g')
+    draw corpus_ratio "${base}_ratios.tsv" "$(basename "$base")_ratio_${slug}" "$question" "$codecs" "$baseline" "$nclips"
+  done
+fi
 if [ -f "${base}_timings.tsv" ]; then
   draw decode_cost "${base}_timings.tsv"      # a results file with timings (make bench)
 else

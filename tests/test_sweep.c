@@ -654,6 +654,58 @@ static void test_codec_of_the_test_build(void **state)
         bytes_prev = bytes;
     }
     cJSON_Delete(doc);
+    /* every figure and table of the file: the codec is in each, with no edit anywhere */
+    snprintf(text, sizeof text,
+             "{\"name\": \"level\", \"output\": \"%s\", \"metrics\": {\"substeps\": 1}, \"runs\": [{\"clips\": [\"walk\"], "
+             "\"codecs\": [\"test-level\", \"raw\"], \"params\": {\"level\": [1, 2, 4, 8]}}, {\"clips\": [\"walk\"], "
+             "\"codecs\": [\"test-level\", \"raw\"], \"targets\": {\"metric\": \"joint_max_mm\", \"mm\": [1.5]}}]}",
+             out);
+    write_text(def, text);
+    q = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    quiet_end(q);
+    char cmd[1200], ratios[320];
+    snprintf(ratios, sizeof ratios, "%s/level_results_ratios.tsv", dir);
+    char *summary_argv[] = {out, "--baseline", "raw", "--tsv", ratios};
+    q = quiet_begin();
+    fflush(stdout);
+    const int saved_out = dup(1), null_out = open("/dev/null", O_WRONLY);
+    dup2(null_out, 1);
+    close(null_out);
+    assert_int_equal(cmd_summary(5, summary_argv), 0);
+    fflush(stdout);
+    dup2(saved_out, 1);
+    close(saved_out);
+    quiet_end(q);
+    if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
+        print_message("  gnuplot not here: the figure check is skipped\n");
+    } else {
+        snprintf(cmd, sizeof cmd, "scripts/figures.sh %s 2>/dev/null", out);
+        assert_int_equal(system(cmd), 0);
+        const char *figures[] = {"rate_distortion_walk.svg", "level_results_equal_error_joint_max_mm_1.5.svg",
+                                 "level_results_ratio_joint_max_mm_1.5_mm.svg"};
+        for (int i = 0; i < 3; i++) {
+            snprintf(cmd, sizeof cmd, "grep -q 'test-level' %s/figures/%s", dir, figures[i]);
+            if (system(cmd) != 0)
+                fail_msg("the test codec is not in %s", figures[i]);
+        }
+    }
+    char table_log[320];
+    snprintf(table_log, sizeof table_log, "%s/table.txt", dir);
+    char *table_argv[] = {out, "--columns", "codec,params,bytes", "--out", table_log};
+    q = quiet_begin();
+    fflush(stdout);
+    const int saved_out2 = dup(1), null_out2 = open("/dev/null", O_WRONLY);
+    dup2(null_out2, 1);
+    close(null_out2);
+    assert_int_equal(cmd_table(5, table_argv), 0);
+    fflush(stdout);
+    dup2(saved_out2, 1);
+    close(saved_out2);
+    quiet_end(q);
+    char *table = read_text_file(table_log);
+    assert_non_null(strstr(table, "| test-level | level=4 |"));
+    free(table);
     /* a value out of its range names the codec, the parameter and the range */
     snprintf(text, sizeof text,
              "{\"name\": \"level\", \"output\": \"%s\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"test-level\"], "
