@@ -90,7 +90,7 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
             else
                 s->clip = study_walk_clip(s->rig, params, strcmp(name, "mocap") == 0);
         }
-        snprintf(s->generator, sizeof s->generator, "study-%s", name);
+        snprintf(s->generator, sizeof s->generator, "study-%.50s", name);
         if (s->clip && strcmp(name, "mocap") == 0) {
             const int n = s->clip->frame_count;
             s->jitter = malloc((size_t)n * WALK_JITTER_DRAWS * sizeof *s->jitter);
@@ -121,7 +121,7 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
         snprintf(s->frame_time, sizeof s->frame_time, "%s", r.frame_time);
         if (r.extent_m > CLIP_HUMAN_EXTENT_MAX_M || (r.extent_m > 0 && r.extent_m < CLIP_HUMAN_EXTENT_MIN_M))
             snprintf(s->warning, sizeof s->warning,
-                     "%s: the skeleton spans %.3g m in its rest pose with %g m per file unit, far from a human's size "
+                     "%.1000s: the skeleton spans %.3g m in its rest pose with %g m per file unit, far from a human's size "
                      "(%g to %g m); is --unit-m right? (CMU files: 0.056444, centimetres: 0.01)",
                      name, r.extent_m, params->unit_m, CLIP_HUMAN_EXTENT_MIN_M, CLIP_HUMAN_EXTENT_MAX_M);
         const char *base = strrchr(name, '/');

@@ -17,7 +17,7 @@ typedef struct clip_source {
     anim_clip *clip;      /* owned */
     uint64_t sample_hash; /* FNV-1a over every sample's bytes, frame rate and hierarchy */
     double *jitter;       /* mocap: the LCG draws of every frame (frames * WALK_JITTER_DRAWS) */
-    char path[1024];      /* imported: the file */
+    char path[4096];      /* imported: the file */
     char frame_time[64];  /* imported: Frame Time as written */
     char warning[1400];   /* "" or what looks wrong (a unit far from human scale); the harness prints it */
 } clip_source;

@@ -280,7 +280,7 @@ static void test_other_definitions_points_are_kept(void **state)
     snprintf(copy, sizeof copy, "%s/mine_copy.json", dir);
     snprintf(out, sizeof out, "%s/shared_results.json", dir);
     definition(def, out, "1, 2");
-    char text[512];
+    char text[2048];
     snprintf(text, sizeof text, "{\"name\": \"t\", \"output\": \"%s\", \"runs\": [{\"clips\": [\"walk\"], \"codecs\": [\"raw\"]}]}",
              out);
     write_text(copy, text); /* same name and output, other runs */
@@ -624,7 +624,7 @@ static void test_codec_of_the_test_build(void **state)
     /* a sweep over its parameter */
     snprintf(def, sizeof def, "%s/level.json", dir);
     snprintf(out, sizeof out, "%s/level_results.json", dir);
-    char text[512];
+    char text[2048];
     snprintf(text, sizeof text,
              "{\"name\": \"level\", \"output\": \"%s\", \"metrics\": {\"substeps\": 1}, \"runs\": [{\"clips\": [\"walk\"], "
              "\"codecs\": [\"test-level\"], \"params\": {\"level\": [1, 2, 4, 8]}}]}",
