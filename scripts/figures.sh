@@ -20,7 +20,9 @@ if [ -f "${base}_ratios.tsv" ]; then
   done
 fi
 if [ -f "${base}_timings.tsv" ]; then
-  draw decode_cost "${base}_timings.tsv"      # a results file with timings (make bench)
+  # a results file with timings (make bench); its clips from the header's column groups
+  tclips=$(sed -n '2s/^# codec//p' "${base}_timings.tsv" | tr '\t' '\n' | sed -n 's/_median$//p' | tr '\n' ' ')
+  draw decode_cost "${base}_timings.tsv" "$tclips"
 else
   # clips and codecs from the data; the error scale from the swept curves of self-contained codecs
   clips=$(awk -F'\t' 'NR > 2 && !seen[$1]++ {printf "%s ", $1}' "$base.tsv" 2>/dev/null)
