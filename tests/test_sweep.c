@@ -600,6 +600,22 @@ static void register_level_codec(void)
     assert_int_equal(codec_register(&LEVEL_CODEC), 0);
 }
 
+/* A command run with its stdout and stderr sent to /dev/null. */
+static int silently(int (*command)(int, char **), int argc, char **argv)
+{
+    const int saved_err = quiet_begin();
+    fflush(stdout);
+    const int saved_out = dup(1), null_out = open("/dev/null", O_WRONLY);
+    dup2(null_out, 1);
+    close(null_out);
+    const int rc = command(argc, argv);
+    fflush(stdout);
+    dup2(saved_out, 1);
+    close(saved_out);
+    quiet_end(saved_err);
+    return rc;
+}
+
 static void test_codec_of_the_test_build(void **state)
 {
     (void)state;
@@ -667,16 +683,7 @@ static void test_codec_of_the_test_build(void **state)
     char cmd[1200], ratios[320];
     snprintf(ratios, sizeof ratios, "%s/level_results_ratios.tsv", dir);
     char *summary_argv[] = {out, "--baseline", "raw", "--tsv", ratios};
-    q = quiet_begin();
-    fflush(stdout);
-    const int saved_out = dup(1), null_out = open("/dev/null", O_WRONLY);
-    dup2(null_out, 1);
-    close(null_out);
-    assert_int_equal(cmd_summary(5, summary_argv), 0);
-    fflush(stdout);
-    dup2(saved_out, 1);
-    close(saved_out);
-    quiet_end(q);
+    assert_int_equal(silently(cmd_summary, 5, summary_argv), 0);
     if (system("command -v gnuplot >/dev/null 2>&1") != 0) {
         print_message("  gnuplot not here: the figure check is skipped\n");
     } else {
@@ -693,16 +700,7 @@ static void test_codec_of_the_test_build(void **state)
     char table_log[320];
     snprintf(table_log, sizeof table_log, "%s/table.txt", dir);
     char *table_argv[] = {out, "--columns", "codec,params,bytes", "--out", table_log};
-    q = quiet_begin();
-    fflush(stdout);
-    const int saved_out2 = dup(1), null_out2 = open("/dev/null", O_WRONLY);
-    dup2(null_out2, 1);
-    close(null_out2);
-    assert_int_equal(cmd_table(5, table_argv), 0);
-    fflush(stdout);
-    dup2(saved_out2, 1);
-    close(saved_out2);
-    quiet_end(q);
+    assert_int_equal(silently(cmd_table, 5, table_argv), 0);
     char *table = read_text_file(table_log);
     assert_non_null(strstr(table, "| test-level | level=4 |"));
     free(table);
