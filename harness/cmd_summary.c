@@ -118,7 +118,9 @@ int cmd_summary(int argc, char **argv)
         cJSON_Delete(doc);
         return 1;
     }
-    fprintf(rt, "# animbench summary %s: bytes at equal error relative to %s, one row per clip\nquestion\tcodec\tclip\tratio\n",
+    fprintf(rt,
+            "# animbench summary %s: bytes at equal error relative to %s, one row per clip (ratio '-': the codec, "
+            "reached 0, or the baseline, reached 1, did not reach the target)\nquestion\tcodec\tclip\tratio\treached\n",
             path, baseline);
     const cJSON *points = cJSON_GetObjectItemCaseSensitive(doc, "points"), *pt;
     names codecs = {{0}, 0}, clips = {{0}, 0}, questions = {{0}, 0};
@@ -157,8 +159,8 @@ int cmd_summary(int argc, char **argv)
     /* ---- at equal error */
     for (int q = 0; q < questions.count; q++) {
         fprintf(t, "\n### Bytes at %s, relative to %s (%d clips)\n\n", questions.item[q], baseline, clips.count);
-        fprintf(t, "| codec | clips at the target | geometric mean | median | worst clip | cannot reach |\n"
-                   "|---|---:|---:|---:|---|---|\n");
+        fprintf(t, "| codec | clips at the target | compared (%s also there) | geometric mean | median | worst clip | "
+                   "cannot reach |\n|---|---:|---:|---:|---:|---|---|\n", baseline);
         for (int c = 0; c < codecs.count; c++) {
             double ratios[NAMES_MAX];
             int n = 0, unreached = 0, total = 0;
@@ -187,20 +189,24 @@ int cmd_summary(int argc, char **argv)
                 const bool reached = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
                     cJSON_GetObjectItemCaseSensitive(mine, "match"), "reachable"));
                 if (!reached) {
-                    unreached++;
-                    const size_t ul = strlen(unreachable);
-                    if (ul + strlen(clips.item[k]) + 8 < sizeof unreachable)
+                    /* named: the first few here, every one in the --tsv file */
+                    if (unreached++ < 5) {
+                        const size_t ul = strlen(unreachable);
                         snprintf(unreachable + ul, sizeof unreachable - ul, "%s%s", ul ? ", " : "", clips.item[k]);
+                    }
+                    fprintf(rt, "%s\t%s\t%s\t-\t0\n", questions.item[q], codecs.item[c], clips.item[k]);
                     continue;
                 }
                 const bool base_reached = base && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(
                                                       cJSON_GetObjectItemCaseSensitive(base, "match"), "reachable"));
-                if (!base_reached)
+                if (!base_reached) {
+                    fprintf(rt, "%s\t%s\t%s\t-\t1\n", questions.item[q], codecs.item[c], clips.item[k]);
                     continue;
+                }
                 const double r = cJSON_GetObjectItemCaseSensitive(mine, "bytes")->valuedouble /
                                  cJSON_GetObjectItemCaseSensitive(base, "bytes")->valuedouble;
                 ratios[n++] = r;
-                fprintf(rt, "%s\t%s\t%s\t%.9g\n", questions.item[q], codecs.item[c], clips.item[k], r);
+                fprintf(rt, "%s\t%s\t%s\t%.9g\t1\n", questions.item[q], codecs.item[c], clips.item[k], r);
                 if (r > worst) {
                     worst = r;
                     snprintf(worst_clip, sizeof worst_clip, "%s (%.3fx)", clips.item[k], r);
@@ -218,8 +224,11 @@ int cmd_summary(int argc, char **argv)
                 snprintf(gm, sizeof gm, "%.3fx", exp(log_sum / n));
                 snprintf(md, sizeof md, "%.3fx", median);
             }
-            fprintf(t, "| %s | %d of %d | %s | %s | %s | %s |\n", codecs.item[c], total - unreached, total, gm, md,
-                    n ? worst_clip : "-", unreached ? unreachable : "none");
+            char more[64] = "";
+            if (unreached > 5)
+                snprintf(more, sizeof more, " and %d more", unreached - 5);
+            fprintf(t, "| %s | %d of %d | %d | %s | %s | %s | %s%s |\n", codecs.item[c], total - unreached, total, n, gm,
+                    md, n ? worst_clip : "-", unreached ? unreachable : "none", more);
         }
     }
     /* ---- BD-rate over curves */

@@ -13,10 +13,12 @@ draw() { # script table [args...]
 if [ -f "${base}_ratios.tsv" ]; then
   baseline=$(sed -n '1s/.*relative to \([^,]*\), one row.*/\1/p' "${base}_ratios.tsv")
   awk -F'\t' 'NR > 2 && !seen[$1]++ {print $1}' "${base}_ratios.tsv" | while IFS= read -r question; do
-    codecs=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && !seen[$2]++ {printf "%s ", $2}' "${base}_ratios.tsv")
+    codecs=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && $4 != "-" && !seen[$2]++ {printf "%s ", $2}' "${base}_ratios.tsv")
+    never=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q { all[$2] = 1; if ($4 != "-") ok[$2] = 1 }
+                END { for (c in all) if (!(c in ok)) printf "%s ", c }' "${base}_ratios.tsv")
     nclips=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && !seen[$3]++ {n++} END {print n + 0}' "${base}_ratios.tsv")
     slug=$(printf '%s' "$question" | tr -c 'A-Za-z0-9._' '_' | sed 's/__*/_/g')
-    draw corpus_ratio "${base}_ratios.tsv" "$(basename "$base")_ratio_${slug}" "$question" "$codecs" "$baseline" "$nclips"
+    draw corpus_ratio "${base}_ratios.tsv" "$(basename "$base")_ratio_${slug}" "$question" "$codecs" "$baseline" "$nclips" "$never"
   done
 fi
 if [ -f "${base}_timings.tsv" ]; then
@@ -30,10 +32,16 @@ else
   cap=$(awk -F'\t' 'NR > 2 && $37 == "-" && $18 == 1 && $35 != "-" && $12 != "-" && $12 + 0 > m + 0 {m = $12 + 0}
                     END {print (m > 0 ? 2 * m : 1000)}' "$base.tsv" 2>/dev/null)
   layouts=$(awk -F'\t' 'NR > 2 && $37 == "-" && $18 == 0 && $15 != "-" && !seen[$2]++ {printf "%s ", $2}' "$base.tsv")
-  draw rate_distortion "$base.tsv" "$clips" "$codecs" "$cap" "$layouts"
-  draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
+  nclips=$(printf '%s' "$clips" | wc -w)
+  # a corpus gets its own figures (a summary's ratios, below): not one chart per clip, nor 174 bars a codec
+  if [ "$nclips" -le 12 ]; then
+    draw rate_distortion "$base.tsv" "$clips" "$codecs" "$cap" "$layouts"
+  else
+    echo "figures: $nclips clips: per-clip rate-distortion and equal-error charts skipped (animbench summary --tsv)" >&2
+  fi
+  [ "$nclips" -le 12 ] && draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
   # every equal-error question in the file (a sweep's "targets"): one chart each
-  awk -F'\t' 'NR > 2 && $37 != "-" && !seen[$37 "\t" $38]++ {print $37 "\t" $38}' "$base.tsv" |
+  [ "$nclips" -le 12 ] && awk -F'\t' 'NR > 2 && $37 != "-" && !seen[$37 "\t" $38]++ {print $37 "\t" $38}' "$base.tsv" |
   while IFS=$'\t' read -r metric target; do
     matrix=$(mktemp)
     # rows: codecs; columns: clips; bytes per second where the target was met
