@@ -11,7 +11,7 @@ bin=${BIN:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 out=${OUT:-results/acl_compare.md}
 codecs=acl-highest,linear,cubic,cubic-q-sc,quant-sc
-if "$bin" list | grep -q "UNAVAILABLE: built without ACL"; then
+if grep -q "UNAVAILABLE: built without ACL" <<<"$("$bin" list)"; then
   echo "acl-compare: the ACL rows are not built here (set ACL_DIR and RTM_DIR): skipped" >&2; exit 0
 fi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

@@ -22,7 +22,10 @@ run() {
       done
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
       # ACL (C++, built with the matching C++ compiler) when its headers are found
-      if "build-det-$name/animbench" list | grep -q "^  acl " && ! "build-det-$name/animbench" list | grep -q UNAVAILABLE; then
+      # the listing is read whole first: `list | grep -q` under pipefail fails when grep stops
+      # reading before list has written everything (SIGPIPE), at random
+      listing=$("build-det-$name/animbench" list)
+      if grep -q "^  acl " <<<"$listing" && ! grep -q UNAVAILABLE <<<"$listing"; then
         "build-det-$name/animbench" run --clip jump --codec acl --tol-mm 0.1
         "build-det-$name/animbench" run --clip mocap --codec acl-highest --tol-mm 1
         "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec acl
