@@ -106,6 +106,10 @@ void codec_param_text(const codec_param_decl *d, double v, char *out, size_t n)
         snprintf(out, n, "%s", d->choices[(int)v]);
         return;
     }
+    if (v == floor(v) && fabs(v) < 1e15) { /* 10, not 1e+01 */
+        snprintf(out, n, "%.0f", v);
+        return;
+    }
     /* the shortest text that reads back as v: 0.35, not 0.34999999999999998 */
     for (int digits = 1; digits <= 17; digits++) {
         snprintf(out, n, "%.*g", digits, v);
@@ -125,9 +129,11 @@ int codec_param_set(const codec *c, codec_params *p, int index, double v, char *
     const bool integer = d->type != PARAM_REAL;
     const bool ok = isfinite(v) && (d->lo_open && !integer ? v > lo : v >= lo) && v <= hi && (!integer || v == floor(v));
     if (!ok) {
-        char range[300];
+        char range[300], shown[64];
         codec_param_describe(d, range, sizeof range);
-        snprintf(err, err_size, "codec %s: parameter %s: %.17g is out of range; it takes %s", c->name, d->name, v, range);
+        codec_param_text(&(codec_param_decl){.type = PARAM_REAL}, v, shown, sizeof shown);
+        snprintf(err, err_size, "codec %s: parameter %s: %s is %s; it takes %s", c->name, d->name, shown,
+                 integer && isfinite(v) && v != floor(v) ? "not an integer" : "out of range", range);
         return -1;
     }
     double *field = legacy_real(p, d->name);
@@ -160,7 +166,8 @@ int codec_param_set_text(const codec *c, codec_params *p, const char *name, cons
     char *end;
     errno = 0;
     const double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE) {
+    /* decimal only: strtod would also take 0x0a, inf and nan */
+    if (end == text || *end != '\0' || errno == ERANGE || strspn(text, "0123456789+-.eE") != strlen(text)) {
         char range[300];
         codec_param_describe(d, range, sizeof range);
         snprintf(err, err_size, "codec %s: parameter %s: expected %s, found '%s'", c->name, name, range, text);

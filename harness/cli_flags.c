@@ -12,7 +12,9 @@ int cli_number(const char *text, double *out)
     char *end;
     errno = 0;
     const double v = strtod(text, &end);
-    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v))
+    /* decimal only: strtod would also take 0x10, inf, nan and leading spaces */
+    if (end == text || *end != '\0' || errno == ERANGE || !isfinite(v) ||
+        strspn(text, "0123456789+-.eE") != strlen(text))
         return -1;
     *out = v;
     return 0;

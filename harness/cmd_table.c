@@ -177,7 +177,8 @@ static int by_columns(const void *x, const void *y)
 
 int cmd_table(int argc, char **argv)
 {
-    const char *format = "md", *columns = "clip,codec,params,bytes,shell_max_mm,joint_max_mm", *by = "clip",
+    const char *format = "md", *columns = "clip,codec,params,target_mm,reached,bytes,shell_max_mm,joint_max_mm",
+               *by = "clip",
                *out = NULL, *path = NULL;
     int digits = 4;
     const cli_option options[] = {

@@ -1,5 +1,7 @@
 #include "measure.h"
 
+#include "provenance.h"
+
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -103,6 +105,13 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
                   point_result *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
+    char version[17];
+    if (codec_cache_version(c, NULL, 0, version) != 0) {
+        /* a point keyed on files the build does not know would survive edits of the real ones */
+        snprintf(err, err_size, "codec %s: its row in codecs/registry.c names a source (\"%s\") that is not a file of "
+                 "codecs/: its points' cache key could not follow its edits", c->name, c->sources);
+        return -1;
+    }
     out->codec = c;
     out->params = *p;
     const anim_clip *clip = mc->source->clip;

@@ -4,13 +4,14 @@
 # (scripts/figures.sh): a codec added to a sweep appears with no edit here.
 # Points past `cap` (a layout that decodes to 950 mm) are drawn at the edge as
 # arrows with their value, so that they do not squeeze the useful range.
-# usage: gnuplot -c plots/rate_distortion.gp RESULTS.tsv OUTDIR "clips" "codecs" CAP_MM "study-layout codecs"
+# usage: gnuplot -c plots/rate_distortion.gp RESULTS.tsv OUTDIR "clips" "codecs" CAP_MM "study-layout codecs" PREFIX
 tsv = ARG1
 out = ARG2
 clips = ARG3
 codecs = ARG4
 cap = real(ARG5)
 layouts = ARGC >= 6 ? ARG6 : ""  # codecs whose bytes alone do not decode to what their encoder reports
+prefix = ARGC >= 7 ? ARG7 : "rate_distortion"  # NAME_rate_distortion: one results file's figures never replace another's
 set datafile separator "\t"
 set datafile missing "-"
 set logscale xy
@@ -33,7 +34,7 @@ do for [clip in clips] {
   do for [fmt in "png svg"] {
     if (fmt eq "png") { set terminal pngcairo size 1000,640 font "sans,11" noenhanced } \
     else { set terminal svg size 1000,640 font "sans,11" noenhanced }
-    set output sprintf("%s/rate_distortion_%s.%s", out, clip, fmt)
+    set output sprintf("%s/%s_%s.%s", out, prefix, clip, fmt)
     set title sprintf("%s: stream size against decoded error (points past %.0f mm drawn at the edge)", clip, cap) noenhanced
     plot for [i=1:words(codecs)] tsv using (curve(clip, word(codecs, i)) ? inside($12) : NaN):8 \
            with linespoints lw 2 pt (i % 13 + 1) lc i title word(codecs, i), \

@@ -35,11 +35,15 @@ else
   nclips=$(printf '%s' "$clips" | wc -w)
   # a corpus gets its own figures (a summary's ratios, below): not one chart per clip, nor 174 bars a codec
   if [ "$nclips" -le 12 ]; then
-    draw rate_distortion "$base.tsv" "$clips" "$codecs" "$cap" "$layouts"
+    draw rate_distortion "$base.tsv" "$clips" "$codecs" "$cap" "$layouts" "$(basename "$base")_rate_distortion"
   else
     echo "figures: $nclips clips: per-clip rate-distortion and equal-error charts skipped (animbench summary --tsv)" >&2
   fi
-  [ "$nclips" -le 12 ] && draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
+  # the study's techniques chart, for a file that measured at least four of them at 1 mm
+  techniques=$(awk -F'\t' 'NR > 2 && $2 != "-" && $2 != "" {n++} END {print n + 0}' "${base}_techniques.tsv" 2>/dev/null)
+  if [ "$nclips" -le 12 ] && [ "${techniques:-0}" -ge 4 ]; then
+    draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
+  fi
   # every equal-error question in the file (a sweep's "targets"): one chart each
   [ "$nclips" -le 12 ] && awk -F'\t' 'NR > 2 && $37 != "-" && !seen[$37 "\t" $38]++ {print $37 "\t" $38}' "$base.tsv" |
   while IFS=$'\t' read -r metric target; do

@@ -521,6 +521,18 @@ static void test_codec_versions_follow_their_files(void **state)
         if (!claimed)
             fail_msg("codecs/%s belongs to no row's sources: editing it would re-measure nothing", build[f].file);
     }
+    /* a row that names a file the build does not know (a typo) measures nothing: its key could not
+     * follow its edits (the newcomer's "uniform-q.c" for uniform_q.c re-measured 0 points after an edit) */
+    const codec typo = {"typo", "a row with a misspelt source", 0, NULL, &RAW_CODEC_OPS, 1, "evry_nth.c", NULL, 0};
+    char err[400];
+    clip_source *src = clip_source_load("walk", &CLIP_DEFAULTS, err, sizeof err);
+    measured_clip *mc = measured_clip_create(src, NULL, err, sizeof err);
+    codec_params p;
+    codec_params_init(&typo, &p);
+    point_result r;
+    assert_int_not_equal(measure_point(mc, &typo, &p, false, &r, err, sizeof err), 0);
+    assert_non_null(strstr(err, "names a source (\"evry_nth.c\") that is not a file of codecs/"));
+    measured_clip_free(mc);
     /* an edit of every_nth.c, then of refine.c */
     source_hash *edited = malloc((size_t)n * sizeof *edited);
     const char *files[] = {"every_nth.c", "refine.c"};
@@ -689,7 +701,7 @@ static void test_codec_of_the_test_build(void **state)
     } else {
         snprintf(cmd, sizeof cmd, "scripts/figures.sh %s 2>/dev/null", out);
         assert_int_equal(system(cmd), 0);
-        const char *figures[] = {"rate_distortion_walk.svg", "level_results_equal_error_joint_max_mm_1.5.svg",
+        const char *figures[] = {"level_results_rate_distortion_walk.svg", "level_results_equal_error_joint_max_mm_1.5.svg",
                                  "level_results_ratio_joint_max_mm_1.5_mm.svg"};
         for (int i = 0; i < 3; i++) {
             snprintf(cmd, sizeof cmd, "grep -q 'test-level' %s/figures/%s", dir, figures[i]);
