@@ -24,18 +24,14 @@ check() { # what, expected "stored measured", actual line
 build || { echo "cache-keys: the copy does not build"; echo "cache-keys: 0 passed, 1 failed"; exit 1; }
 out=$(bin/animbench sweep def.json 2>&1 | grep "points:")
 check "first sweep" "7 points: 0 stored for this code version, 7 to measure" "$out"
-echo "/* an edit */" >> codecs/every_nth.c
-build
-out=$(bin/animbench sweep def.json 2>&1 | grep "points:")
-check "after editing every_nth.c" "7 points: 5 stored for this code version, 2 to measure" "$out"
-echo "/* an edit */" >> codecs/refine.c
-build
-out=$(bin/animbench sweep def.json 2>&1 | grep "points:")
-check "after editing refine.c" "7 points: 3 stored for this code version, 4 to measure" "$out"
-echo "/* an edit */" >> core/fk.c
-build
-out=$(bin/animbench sweep def.json 2>&1 | grep "points:")
-check "after editing core/fk.c (measuring code)" "7 points: 0 stored for this code version, 7 to measure" "$out"
+after_edit() { # file, expected summary: append a comment to file, rebuild, sweep, check what was re-measured
+  echo "/* an edit */" >> "$1"
+  build
+  check "after editing $1" "$2" "$(bin/animbench sweep def.json 2>&1 | grep "points:")"
+}
+after_edit codecs/every_nth.c "7 points: 5 stored for this code version, 2 to measure"
+after_edit codecs/refine.c "7 points: 3 stored for this code version, 4 to measure"
+after_edit core/fk.c "7 points: 0 stored for this code version, 7 to measure" # the measuring code
 echo "cache-keys: $passed passed, $failed failed"
 [ -n "${CHECK_SUMMARY:-}" ] && echo "cache-keys: $passed passed, $failed failed" >> "$CHECK_SUMMARY"
 [ "$failed" -eq 0 ]
