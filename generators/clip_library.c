@@ -12,6 +12,7 @@
 
 #include "../core/text_file.h"
 #include "bvh.h"
+#include "random_clip.h"
 #include "study_rig.h"
 
 const char *const STUDY_CLIP_NAMES[] = {"walk", "jump", "mocap", NULL};
@@ -107,6 +108,14 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
             clip_source_free(s);
             return NULL;
         }
+    } else if (random_clip_is_name(name)) {
+        random_clip_params rp;
+        if (random_clip_parse(name, &rp, err, err_size) != 0 ||
+            random_clip_make(&rp, &s->rig, &s->clip, err, err_size) != 0) {
+            clip_source_free(s);
+            return NULL;
+        }
+        snprintf(s->generator, sizeof s->generator, "random");
     } else if (clip_is_file(name)) {
         bvh_result r;
         const bvh_options o = {params->unit_m};
@@ -135,7 +144,7 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
         clip_source_free(s);
         return NULL;
     } else {
-        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, or a .bvh file or folder; data:PATH is "
+        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, random:bones=N,..., or a .bvh file or folder; data:PATH is "
                                 "$ANIMBENCH_DATA/PATH, here %s)", name, clip_data_folder());
         clip_source_free(s);
         return NULL;

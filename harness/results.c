@@ -11,6 +11,7 @@
 #include "../core/limits.h"
 #include "../core/quat.h"
 #include "../core/text_file.h"
+#include "../generators/random_clip.h"
 #include "../codecs/study_plan.h"
 #include "provenance.h"
 
@@ -80,6 +81,17 @@ cJSON *results_clip(const clip_source *s)
                                 strcmp(s->generator, "study-jump") == 0 ? s->params.jump_seconds : s->params.walk_seconds);
         if (strcmp(s->generator, "study-mocap") == 0)
             cJSON_AddNumberToObject(params, "seed", s->params.seed);
+    } else if (strcmp(s->generator, "random") == 0) {
+        random_clip_params rp;
+        char ignored[300];
+        if (random_clip_parse(s->name, &rp, ignored, sizeof ignored) == 0) {
+            cJSON_AddNumberToObject(params, "bones", rp.bones);
+            cJSON_AddNumberToObject(params, "frames", rp.frames);
+            cJSON_AddNumberToObject(params, "rate", rp.rate);
+            cJSON_AddNumberToObject(params, "seed", rp.seed);
+            cJSON_AddNumberToObject(params, "branching", rp.branching);
+            cJSON_AddNumberToObject(params, "depth", rp.depth);
+        }
     } else {
         add_text(params, "path", s->path);
         cJSON_AddNumberToObject(params, "unit_m", s->params.unit_m);

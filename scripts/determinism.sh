@@ -21,6 +21,7 @@ run() {
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
+      "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec cubic
       # ACL (C++, built with the matching C++ compiler) when its headers are found
       # the listing is read whole first: `list | grep -q` under pipefail fails when grep stops
       # reading before list has written everything (SIGPIPE), at random
