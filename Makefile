@@ -45,7 +45,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus deps clean
+.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus scale deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -182,6 +182,11 @@ corpus: deps $(BIN)
 	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md \
 	  --tsv results/corpus_ratios.tsv >/dev/null && scripts/figures.sh results/corpus.json && \
 	rm -f results/corpus.NOT_REGENERATED.txt && cat results/corpus_summary.md
+
+# How encode and decode time and peak memory grow with clip length and bone count, on random clips:
+# results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (a few minutes).
+scale: deps $(BIN)
+	@scripts/scale.sh $(BIN)
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six
 # Bandai Namco clips: results/acl_compare.md (a few minutes; skipped when ACL is not built).

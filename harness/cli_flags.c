@@ -186,3 +186,32 @@ int cli_codec_params_apply(const cli_codec_params *q, const codec *c, codec_para
     }
     return 0;
 }
+
+/* True when the item starting at s (up to the next comma) is a "key=value"
+ * of a random clip rather than a clip: an '=' and neither ':' nor '/'. */
+static bool next_is_key(const char *s)
+{
+    const size_t len = strcspn(s, ",");
+    const char *eq = memchr(s, '=', len);
+    return eq && !memchr(s, ':', len) && !memchr(s, '/', len);
+}
+
+int cli_split_clips(char *list, char **items, int max)
+{
+    int n = 0;
+    char *p = list;
+    for (;;) {
+        char *end = strchr(p, ',');
+        /* inside "random:...", a comma followed by key= belongs to the clip */
+        while (end && strncmp(p, "random:", 7) == 0 && next_is_key(end + 1))
+            end = strchr(end + 1, ',');
+        if (end)
+            *end = '\0';
+        if (*p == '\0' || n == max)
+            return -1;
+        items[n++] = p;
+        if (!end)
+            return n;
+        p = end + 1;
+    }
+}

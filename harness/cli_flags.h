@@ -62,6 +62,11 @@ typedef struct cli_option {
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options, int option_count,
               clip_params *clip, const char *usage);
 
+/* A comma-separated list of clips, split in place into items (at most max):
+ * a random clip's own commas ("random:bones=60,frames=900") stay in it.
+ * Returns the count, or -1 for an empty item or more than max. */
+int cli_split_clips(char *list, char **items, int max);
+
 #define CLI_CLIP_FLAGS_USAGE "[--fps N] [--walk-seconds S] [--jump-seconds S] [--seed N] [--unit-m X] [--up y|z]"
 
 #endif

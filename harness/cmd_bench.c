@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "../codecs/acl_codec.h"
 #include "cli_flags.h"
@@ -94,11 +95,17 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         cJSON_AddNumberToObject(setup, "noisy_above_max_over_min", TIMER_NOISY_SPREAD);
     }
     cJSON *ceilings = doc ? cJSON_AddArrayToObject(doc, "ceilings") : NULL;
-    char clip_copy[1024];
+    char clip_copy[4096], *clip_names[256];
     snprintf(clip_copy, sizeof clip_copy, "%s", clips);
+    const int nclips = cli_split_clips(clip_copy, clip_names, 256);
+    if (nclips < 0) {
+        fprintf(stderr, "animbench bench: --clips: an empty name, or more than 256\n");
+        cJSON_Delete(doc);
+        return 2;
+    }
     int rc = 0;
-    for (char *save = NULL, *name = strtok_r(clip_copy, ",", &save); name && rc == 0;
-         name = strtok_r(NULL, ",", &save)) {
+    for (int k = 0; k < nclips && rc == 0; k++) {
+        const char *name = clip_names[k];
         char err[512];
         clip_source *src = clip_source_load(name, &cp, err, sizeof err);
         if (src && src->warning[0])
@@ -178,6 +185,9 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         }
         measured_clip_free(mc);
     }
+    struct rusage usage;
+    if (getrusage(RUSAGE_SELF, &usage) == 0) /* for scaling studies: memory grows with the clip */
+        printf("peak RSS of this process: %ld KiB\n", usage.ru_maxrss);
     if (doc && rc == 0) {
         char err[512];
         if (results_write(json, doc, err, sizeof err) != 0 || export_tables_for(json, err, sizeof err) != 0) {

@@ -256,7 +256,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     snprintf(codec_list, sizeof codec_list, "%s", o.codecs);
     snprintf(clip_list, sizeof clip_list, "%s", o.clips);
     char *codec_names[32], *clip_args[256];
-    const int nc = split(codec_list, codec_names, 32), nclip_args = split(clip_list, clip_args, 256);
+    const int nc = split(codec_list, codec_names, 32), nclip_args = cli_split_clips(clip_list, clip_args, 256);
     if (nc < 0 || nclip_args < 0) {
         fprintf(stderr, "animbench compare: --%s: an empty name, or more than %d names\n", nc < 0 ? "codecs" : "clips",
                 nc < 0 ? 32 : 256);

@@ -144,5 +144,9 @@ expect 0 "clip   a__b (bvh)" -- "$bin" run --clip "$odd" --codec raw --unit-m 0.
 if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\376')" "$tmp/odd.json"; then
   passed=$((passed + 1)); else failed=$((failed + 1)); echo "limits: FAILED: a byte that is not UTF-8 reached the JSON"; fi
 
+# A random clip's own commas stay in it in a list of clips.
+expect 0 "decode cost on random:bones=4,frames=20 (20 frames, 4 bones)" -- \
+  "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
+
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
