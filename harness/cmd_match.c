@@ -199,23 +199,6 @@ int cmd_match(int argc, char **argv, int full_argc, char **full_argv)
     return rc;
 }
 
-/* Comma-separated names; -1 for an empty element or more than max. */
-static int split(char *list, char **items, int max)
-{
-    int n = 0;
-    for (char *p = list;; p++) {
-        char *end = strchr(p, ',');
-        if (end)
-            *end = '\0';
-        if (*p == '\0' || n == max)
-            return -1;
-        items[n++] = p;
-        if (!end)
-            return n;
-        p = end;
-    }
-}
-
 /* Writes text to path through a temporary file, or to stdout. */
 static int emit(const char *path, const char *text)
 {
@@ -256,7 +239,7 @@ int cmd_compare(int argc, char **argv, int full_argc, char **full_argv)
     snprintf(codec_list, sizeof codec_list, "%s", o.codecs);
     snprintf(clip_list, sizeof clip_list, "%s", o.clips);
     char *codec_names[32], *clip_args[256];
-    const int nc = split(codec_list, codec_names, 32), nclip_args = cli_split_clips(clip_list, clip_args, 256);
+    const int nc = cli_split_clips(codec_list, codec_names, 32), nclip_args = cli_split_clips(clip_list, clip_args, 256);
     if (nc < 0 || nclip_args < 0) {
         fprintf(stderr, "animbench compare: --%s: an empty name, or more than %d names\n", nc < 0 ? "codecs" : "clips",
                 nc < 0 ? 32 : 256);
