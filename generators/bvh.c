@@ -513,18 +513,25 @@ done:
     return rc;
 }
 
+static void lexer_init(lexer *lx, const char *text, size_t size, unsigned long long total, const char *name,
+                       char *err, size_t err_size)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->text = text;
+    lx->size = size;
+    lx->total = total;
+    lx->line = lx->col = 1;
+    lx->name = name;
+    lx->err = err;
+    lx->err_size = err_size;
+}
+
 int bvh_parse(const char *text, size_t size, const char *name, const bvh_options *opt, bvh_result *out, char *err,
               size_t err_size)
 {
     memset(out, 0, sizeof *out);
-    lexer lx = {0};
-    lx.text = text;
-    lx.size = size;
-    lx.total = size;
-    lx.line = lx.col = 1;
-    lx.name = name;
-    lx.err = err;
-    lx.err_size = err_size;
+    lexer lx;
+    lexer_init(&lx, text, size, size, name, err, err_size);
     return parse(&lx, opt, out);
 }
 
@@ -536,22 +543,18 @@ int bvh_load(const char *path, const bvh_options *opt, bvh_result *out, char *er
     FILE *f = open_regular_file(path, LIMIT_BVH_FILE_BYTES, &size, &error_number, err, err_size);
     if (!f)
         return -1;
-    lexer lx = {0};
-    lx.chunk = malloc(BVH_CHUNK);
-    if (!lx.chunk) {
+    char *chunk = malloc(BVH_CHUNK);
+    if (!chunk) {
         fclose(f);
         snprintf(err, err_size, "%s: out of memory", path);
         return -1;
     }
-    lx.text = lx.chunk;
+    lexer lx;
+    lexer_init(&lx, chunk, 0, size, path, err, err_size); /* an empty window: the first peek reads */
+    lx.chunk = chunk;
     lx.file = f;
-    lx.total = size;
-    lx.line = lx.col = 1;
-    lx.name = path;
-    lx.err = err;
-    lx.err_size = err_size;
     const int rc = parse(&lx, opt, out);
-    free(lx.chunk);
+    free(chunk);
     fclose(f);
     return rc;
 }

@@ -215,3 +215,29 @@ int cli_split_clips(char *list, char **items, int max)
         p = end + 1;
     }
 }
+
+int cli_parse_file(const char *cmd, int argc, char **argv, const char **file, const cli_option *options,
+                   int option_count, const char *usage)
+{
+    char *rest[64];
+    int n = 0;
+    *file = NULL;
+    for (int i = 0; i < argc; i++) {
+        const cli_option *o = NULL;
+        for (int k = 0; k < option_count && !o; k++)
+            if (strcmp(argv[i], options[k].flag) == 0)
+                o = &options[k];
+        if (!*file && argv[i][0] != '-') {
+            *file = argv[i];
+            continue;
+        }
+        if (n + 2 > 64) {
+            fprintf(stderr, "animbench %s: too many arguments\n", cmd);
+            return -1;
+        }
+        rest[n++] = argv[i];
+        if (o && o->kind != CLI_SWITCH && i + 1 < argc)
+            rest[n++] = argv[++i]; /* its value, even one that does not start with '-' */
+    }
+    return cli_parse(cmd, n, rest, options, option_count, NULL, usage);
+}

@@ -62,6 +62,12 @@ typedef struct cli_option {
 int cli_parse(const char *cmd, int argc, char **argv, const cli_option *options, int option_count,
               clip_params *clip, const char *usage);
 
+/* cli_parse for a command that also takes one FILE (sweep, summary, table):
+ * the first argument that is neither an option nor an option's value.
+ * *file is NULL when there is none; a second one is an error. */
+int cli_parse_file(const char *cmd, int argc, char **argv, const char **file, const cli_option *options,
+                   int option_count, const char *usage);
+
 /* A comma-separated list of clips, split in place into items (at most max):
  * a random clip's own commas ("random:bones=60,frames=900") stay in it.
  * Returns the count, or -1 for an empty item or more than max. */

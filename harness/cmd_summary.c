@@ -88,12 +88,7 @@ int cmd_summary(int argc, char **argv)
         {"--metric", CLI_TEXT, &metric_name, 0, 0, 0},
         {"--tsv", CLI_TEXT, &tsv_path, 0, 0, 0},
     };
-    /* FILE first, as for sweep; then the options */
-    if (argc > 0 && argv[0][0] != '-')
-        path = argv[0];
-    char **flags = argv + (path ? 1 : 0);
-    const int nflags = argc - (path ? 1 : 0);
-    const int parsed = cli_parse("summary", nflags, flags, options, 4, NULL, SUMMARY_USAGE);
+    const int parsed = cli_parse_file("summary", argc, argv, &path, options, 4, SUMMARY_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     const int metric = match_metric_find(metric_name);

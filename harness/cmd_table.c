@@ -186,10 +186,7 @@ int cmd_table(int argc, char **argv)
         {"--by", CLI_TEXT, &by, 0, 0, 0},         {"--digits", CLI_INT, &digits, 1, 17, 0},
         {"--out", CLI_TEXT, &out, 0, 0, 0},
     };
-    if (argc > 0 && argv[0][0] != '-')
-        path = argv[0];
-    const int parsed =
-        cli_parse("table", argc - (path ? 1 : 0), argv + (path ? 1 : 0), options, 5, NULL, TABLE_USAGE);
+    const int parsed = cli_parse_file("table", argc, argv, &path, options, 5, TABLE_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     if (!path) {

@@ -1,5 +1,6 @@
 #include "provenance.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +39,19 @@ static void read_cpu_model(char *out, size_t n)
     fclose(f);
 }
 
+static pthread_once_t machine_once = PTHREAD_ONCE_INIT;
+static char machine_cpu[128], machine_os[200];
+static int machine_cores;
+
+static void read_machine(void)
+{
+    read_cpu_model(machine_cpu, sizeof machine_cpu);
+    machine_cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    struct utsname u;
+    if (uname(&u) == 0)
+        snprintf(machine_os, sizeof machine_os, "%.60s %.60s %.60s", u.sysname, u.release, u.machine);
+}
+
 void provenance_collect(provenance *p)
 {
     memset(p, 0, sizeof *p);
@@ -52,11 +66,11 @@ void provenance_collect(provenance *p)
 #else
     p->compiler = "unknown";
 #endif
-    read_cpu_model(p->cpu_model, sizeof p->cpu_model);
-    p->cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
-    struct utsname u;
-    if (uname(&u) == 0)
-        snprintf(p->os, sizeof p->os, "%.60s %.60s %.60s", u.sysname, u.release, u.machine);
+    /* every measured point records its provenance: the machine is read once */
+    pthread_once(&machine_once, read_machine);
+    memcpy(p->cpu_model, machine_cpu, sizeof p->cpu_model);
+    memcpy(p->os, machine_os, sizeof p->os);
+    p->cores = machine_cores;
     p->zlib_version = gzip_zlib_version();
     p->acl_library = acl_codec_library();
     const time_t now = time(NULL);

@@ -1103,19 +1103,7 @@ int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv)
         {"--keep-going", CLI_SWITCH, &opt.keep_going, 0, 0, 0},
     };
     const char *path = NULL;
-    char *flags[64];
-    int nflags = 0;
-    for (int i = 0; i < argc; i++) {
-        if (argv[i][0] != '-' && !path)
-            path = argv[i];
-        else if (nflags < 64)
-            flags[nflags++] = argv[i];
-        else {
-            fprintf(stderr, "animbench sweep: too many arguments\n");
-            return 2;
-        }
-    }
-    const int parsed = cli_parse("sweep", nflags, flags, options, 2, NULL, SWEEP_USAGE);
+    const int parsed = cli_parse_file("sweep", argc, argv, &path, options, 2, SWEEP_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
     if (!path) {
