@@ -17,6 +17,14 @@ static inline double approx_abs_dot(const double r[4], const double q[4])
     return d < 1 ? d : 1;
 }
 
+/* Keys live in a list threaded through the frames (next_key[f] is the key
+ * after key f, -1 marks a frame that is not a key; prev_key likewise), so
+ * inserting one costs O(1), not a shift of every later key.  The largest
+ * error is kept in a max-tree over blocks of REFINE_BLOCK frames, so finding
+ * it costs O(log n), not a scan of the channel.  Each insertion then costs
+ * the frames of the segments it changes plus O(log n): the whole refinement
+ * grows as n log n at worst, where refitting every channel per key, as the
+ * study does, grows as n^2. */
 typedef struct fit_target {
     const double *values; /* scalar: frame_count; rotation: frame_count * 4 */
     bool rotation;
@@ -24,37 +32,58 @@ typedef struct fit_target {
     int n;
     double *recon;
     double *err;
-    double *block_max; /* largest err of each REFINE_BLOCK frames, NaN ignored */
+    double *tree; /* tree[leaves + b]: largest err of block b (NaN ignored); tree[i]: max of children */
+    int leaves;   /* a power of two >= the block count */
+    int *next_key;
+    int *prev_key;
 } fit_target;
+
+static int block_count(int n)
+{
+    return (n + REFINE_BLOCK - 1) / REFINE_BLOCK;
+}
+
+static int tree_leaves(int n)
+{
+    int leaves = 1;
+    while (leaves < block_count(n))
+        leaves *= 2;
+    return leaves;
+}
+
+static inline double larger(double a, double b)
+{
+    return b > a ? b : a;
+}
 
 static void update_block_max(const fit_target *t, int f0, int f1)
 {
-    for (int b = f0 / REFINE_BLOCK; b <= f1 / REFINE_BLOCK; b++) {
+    const int b0 = f0 / REFINE_BLOCK, b1 = f1 / REFINE_BLOCK;
+    for (int b = b0; b <= b1; b++) {
         const int end = (b + 1) * REFINE_BLOCK < t->n ? (b + 1) * REFINE_BLOCK : t->n;
         double m = -INFINITY;
         for (int f = b * REFINE_BLOCK; f < end; f++)
             if (t->err[f] > m)
                 m = t->err[f];
-        t->block_max[b] = m;
+        t->tree[t->leaves + b] = m;
     }
+    for (int lo = (t->leaves + b0) / 2, hi = (t->leaves + b1) / 2; lo >= 1; lo /= 2, hi /= 2)
+        for (int i = lo; i <= hi; i++)
+            t->tree[i] = larger(t->tree[2 * i], t->tree[2 * i + 1]);
 }
 
 /* The first frame holding the largest error (NaN never counts), or -1:
  * the first block holding the maximum, then the first frame in it. */
 static int worst_frame(const fit_target *t, double *worst)
 {
-    const int blocks = (t->n + REFINE_BLOCK - 1) / REFINE_BLOCK;
-    double m = -INFINITY;
-    int wb = -1;
-    for (int b = 0; b < blocks; b++)
-        if (t->block_max[b] > m) {
-            m = t->block_max[b];
-            wb = b;
-        }
+    const double m = t->tree[1];
     *worst = m;
-    if (wb < 0)
+    if (!(m > -INFINITY))
         return -1;
-    for (int f = wb * REFINE_BLOCK;; f++)
+    int i = 1;
+    while (i < t->leaves)
+        i = t->tree[2 * i] == m ? 2 * i : 2 * i + 1;
+    for (int f = (i - t->leaves) * REFINE_BLOCK;; f++)
         if (t->err[f] == m)
             return f;
 }
@@ -71,25 +100,21 @@ static void exclude_keys(const fit_target *t, const int *keys, int first, int la
         t->err[keys[i]] = -INFINITY;
 }
 
-/* Recomputes reconstruction and error over segments first..last. */
-static void update_errors(const fit_target *t, const int *keys, int key_count, int first,
-                          int last)
+/* Recomputes reconstruction and error over segments first..last of the
+ * keys in k (a window of the channel's keys, see insert_key). */
+static void update_errors(const fit_target *t, const curve_keys *k, int first, int last)
 {
-    const int f0 = keys[first], f1 = keys[last + 1];
+    const int f0 = k->frames[first], f1 = k->frames[last + 1];
     if (!t->rotation) {
-        const curve_keys k = {t->values, 1, keys, key_count, t->cubic};
-        curve_reconstruct_segments(&k, first, last, t->recon, 1);
+        curve_reconstruct_segments(k, first, last, t->recon, 1);
         for (int f = f0; f <= f1; f++)
             t->err[f] = fabs(t->recon[f] - t->values[f]);
-        exclude_keys(t, keys, first, last);
-        update_block_max(t, f0, f1);
-        return;
+    } else {
+        curve_reconstruct_segments4(k, first, last, t->recon);
+        for (int f = f0; f <= f1; f++)
+            t->err[f] = -approx_abs_dot(t->recon + f * 4, t->values + f * 4);
     }
-    const curve_keys k = {t->values, 4, keys, key_count, t->cubic};
-    curve_reconstruct_segments4(&k, first, last, t->recon);
-    for (int f = f0; f <= f1; f++)
-        t->err[f] = -approx_abs_dot(t->recon + f * 4, t->values + f * 4);
-    exclude_keys(t, keys, first, last);
+    exclude_keys(t, k->frames, first, last);
     update_block_max(t, f0, f1);
 }
 
@@ -99,75 +124,145 @@ static void update_errors(const fit_target *t, const int *keys, int key_count, i
  * worst.  Two frames can have the same angle only when their d differ by
  * far less than 1e-12 (the slope of acos is at least 1), so every frame
  * within that window of the smallest d is measured exactly and the first
- * with the largest angle wins, as in the study. */
-static int worst_rotation_frame(const fit_target *t, int candidate, double *angle)
+ * with the largest angle wins, as in the study.  The tree is walked left to
+ * right, entering only subtrees that hold a candidate. */
+static void exact_worst_in(const fit_target *t, int node, double threshold, double *best,
+                           int *best_frame)
 {
-    const double dmin = -t->err[candidate];
-    const double threshold = -(dmin + 1e-12); /* -err <= dmin + 1e-12 */
-    double best = -1;
-    int best_frame = candidate;
-    for (int f = 0; f < t->n; f++) {
-        if (f % REFINE_BLOCK == 0 && !(t->block_max[f / REFINE_BLOCK] >= threshold)) {
-            f += REFINE_BLOCK - 1;
-            continue;
-        }
+    if (!(t->tree[node] >= threshold))
+        return;
+    if (node < t->leaves) {
+        exact_worst_in(t, 2 * node, threshold, best, best_frame);
+        exact_worst_in(t, 2 * node + 1, threshold, best, best_frame);
+        return;
+    }
+    const int f0 = (node - t->leaves) * REFINE_BLOCK;
+    const int f1 = f0 + REFINE_BLOCK < t->n ? f0 + REFINE_BLOCK : t->n;
+    for (int f = f0; f < f1; f++) {
         if (!(t->err[f] >= threshold))
             continue;
         double q[4];
         quat_normalize(t->recon + f * 4, q);
         const double a = quat_angle_deg(q, t->values + f * 4);
-        if (a > best) {
-            best = a;
-            best_frame = f;
+        if (a > *best) {
+            *best = a;
+            *best_frame = f;
         }
     }
+}
+
+static int worst_rotation_frame(const fit_target *t, int candidate, double *angle)
+{
+    const double dmin = -t->err[candidate];
+    double best = -1;
+    int best_frame = candidate;
+    exact_worst_in(t, 1, -(dmin + 1e-12), &best, &best_frame);
     *angle = best;
     return best_frame;
 }
 
-static int refine(const fit_target *t, int n, double eps, int *keys)
+/* Inserts frame f (not a key) and refits the segments it changes: the two
+ * halves of the split, and for cubic two more on each side, whose tangents
+ * moved.  Those are reconstructed from a window of the keys around f, wide
+ * enough that every tangent they use sees the same neighbours as in the
+ * whole channel, and whose ends are the channel's ends where it reaches
+ * them: the arithmetic is the full refit's, so the keys are the study's. */
+static void insert_key(const fit_target *t, int f)
 {
+    int left = f - 1;
+    while (t->next_key[left] < 0)
+        left--; /* bounded by the segment being split, which is refit anyway */
+    const int right = t->next_key[left];
+    t->next_key[left] = f;
+    t->next_key[f] = right;
+    t->prev_key[f] = left;
+    t->prev_key[right] = f;
+
+    enum { LEFT = 3, RIGHT = 4 };
+    int window[LEFT + 1 + RIGHT], before[LEFT], nb = 0, na = 0;
+    for (int k = left; k >= 0 && nb < LEFT; k = t->prev_key[k])
+        before[nb++] = k;
+    for (int i = 0; i < nb; i++)
+        window[i] = before[nb - 1 - i];
+    window[nb] = f;
+    for (int k = right; k < t->n && na < RIGHT; k = t->next_key[k])
+        window[nb + 1 + na++] = k;
+    const int count = nb + 1 + na;
+    const int reach = t->cubic ? 2 : 1;
+    const int first = nb > reach ? nb - reach : 0;
+    const int last = nb + reach - 1 < count - 2 ? nb + reach - 1 : count - 2;
+    const curve_keys k = {t->values, t->rotation ? 4 : 1, window, count, t->cubic};
+    update_errors(t, &k, first, last);
+}
+
+static int refine(fit_target *t, double eps, int *keys)
+{
+    const int n = t->n;
     if (n <= 2) {
         for (int i = 0; i < n; i++)
             keys[i] = i;
         return n;
     }
+    /* next_key shares the output array: the keys are compacted into it at the end */
+    t->next_key = keys;
+    for (int f = 0; f < n; f++)
+        keys[f] = t->prev_key[f] = -1;
+    for (int i = 1; i < 2 * t->leaves; i++)
+        t->tree[i] = -INFINITY;
+    keys[0] = n - 1;
+    keys[n - 1] = n; /* past the end: the list's terminator */
+    t->prev_key[n - 1] = 0;
+    const int ends[2] = {0, n - 1};
+    const curve_keys k = {t->values, t->rotation ? 4 : 1, ends, 2, t->cubic};
+    update_errors(t, &k, 0, 0);
     int count = 2;
-    keys[0] = 0;
-    keys[1] = n - 1;
-    update_errors(t, keys, count, 0, 0);
     for (;;) {
         double worst;
         int wi = worst_frame(t, &worst);
         if (t->rotation && wi >= 0)
             wi = worst_rotation_frame(t, wi, &worst);
         if (worst <= eps || count >= n)
-            return count;
-        int lo = 0;
-        while (keys[lo] < wi)
-            lo++;
-        memmove(keys + lo + 1, keys + lo, (size_t)(count - lo) * sizeof *keys);
-        keys[lo] = wi;
+            break;
+        insert_key(t, wi);
         count++;
-        int first = t->cubic ? lo - 2 : lo - 1, last = t->cubic ? lo + 1 : lo;
-        if (first < 0)
-            first = 0;
-        if (last > count - 2)
-            last = count - 2;
-        update_errors(t, keys, count, first, last);
     }
+    /* Compaction in place: the i-th key is written at i <= its frame, and
+     * every entry still to be read lies beyond it. */
+    int i = 0;
+    for (int f = 0; f < n;) {
+        const int next = keys[f];
+        keys[i++] = f;
+        f = next;
+    }
+    return count;
+}
+
+static fit_target target(const double *values, int n, bool rotation, bool cubic, double *recon,
+                         double *scratch)
+{
+    fit_target t = {values, rotation, cubic, n, recon, scratch, NULL, 0, NULL, NULL};
+    t.leaves = tree_leaves(n);
+    t.tree = scratch + n;
+    t.prev_key = (int *)(t.tree + 2 * (size_t)t.leaves);
+    return t;
+}
+
+size_t refine_err_scratch(int n)
+{
+    const size_t ints_as_doubles = ((size_t)n * sizeof(int) + sizeof(double) - 1) / sizeof(double);
+    return (size_t)n + 2 * (size_t)tree_leaves(n) + ints_as_doubles;
 }
 
 int refine_scalar(const double *values, int n, double eps, bool cubic, int *keys,
                   double *recon, double *err)
 {
-    const fit_target t = {values, false, cubic, n, recon, err, err + n};
-    return refine(&t, n, eps, keys);
+    fit_target t = target(values, n, false, cubic, recon, err);
+    return refine(&t, eps, keys);
 }
 
 int refine_rotation(const double *quats, int n, double eps_deg, bool cubic, int *keys,
                     double *recon, double *err)
 {
-    const fit_target t = {quats, true, cubic, n, recon, err, err + n};
-    return refine(&t, n, eps_deg, keys);
+    fit_target t = target(quats, n, true, cubic, recon, err);
+    return refine(&t, eps_deg, keys);
 }

@@ -137,7 +137,7 @@ study_plan *study_plan_create(const channel_view *view, const plan_options *opti
                              : NULL;
     plan->encoder_recon = clip_create_rest(view->clip->rig, n, view->clip->fps);
     s.recon = malloc((size_t)n * 4 * sizeof *s.recon);
-    s.err = malloc(REFINE_ERR_SCRATCH(n) * sizeof *s.err);
+    s.err = malloc(refine_err_scratch(n) * sizeof *s.err);
     s.src = malloc((size_t)n * 4 * sizeof *s.src);
     if (!plan->scalars || !plan->rotations || !plan->key_storage || !plan->encoder_recon ||
         (options->quantize && !plan->code_storage) || !s.recon || !s.err || !s.src) {

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../codecs/quantize.h"
@@ -15,6 +16,7 @@
 #include "../core/channels.h"
 #include "../core/curve.h"
 #include "../core/fk.h"
+#include "../core/pcg32.h"
 #include "../core/quat.h"
 #include "../generators/study_clips.h"
 #include "../generators/study_rig.h"
@@ -94,7 +96,8 @@ static void test_constant_tests(void **state)
 
 static int refine_keys(const double *v, int n, double eps, bool cubic, int *keys)
 {
-    double recon[16], err[REFINE_ERR_SCRATCH(16)];
+    double recon[16], err[64];
+    assert_true(refine_err_scratch(n) <= 64);
     return refine_scalar(v, n, eps, cubic, keys, recon, err);
 }
 
@@ -145,7 +148,8 @@ static void test_refine_rotation_within_tolerance(void **state)
 {
     (void)state;
     enum { N = 9 };
-    double q[N * 4], recon[N * 4], err[REFINE_ERR_SCRATCH(N)];
+    double q[N * 4], recon[N * 4], err[64];
+    assert_true(refine_err_scratch(N) <= 64);
     int keys[N];
     for (int f = 0; f < N; f++)
         quat_from_euler_deg(5.0 * f + (f == 4 ? 3 : 0), 0, 0, q + f * 4);
@@ -162,6 +166,120 @@ static void test_refine_rotation_within_tolerance(void **state)
             assert_true(quat_angle_deg(r, q + f * 4) <= 0.2);
         }
     }
+}
+
+/* The study's fit() as written: refit the whole channel after every key and
+ * insert the first frame with the largest error; a key frame never counts
+ * (see exclude_keys in codecs/refine.c).  Quadratic, and the oracle the
+ * incremental refine must match key for key. */
+static int naive_refine(const double *v, int n, bool rotation, double eps, bool cubic, int *keys)
+{
+    if (n <= 2) {
+        for (int i = 0; i < n; i++)
+            keys[i] = i;
+        return n;
+    }
+    double *recon = malloc((size_t)n * 4 * sizeof *recon);
+    int count = 2;
+    keys[0] = 0;
+    keys[1] = n - 1;
+    for (;;) {
+        const curve_keys k = {v, rotation ? 4 : 1, keys, count, cubic};
+        if (rotation)
+            curve_reconstruct4(&k, n, recon);
+        else
+            curve_reconstruct(&k, n, recon, 1);
+        double worst = -INFINITY;
+        int wi = -1;
+        for (int f = 0, ki = 0; f < n; f++) {
+            if (ki < count && keys[ki] == f) {
+                ki++;
+                continue;
+            }
+            double e;
+            if (rotation) {
+                double r[4];
+                quat_normalize(recon + f * 4, r);
+                e = quat_angle_deg(r, v + f * 4);
+            } else {
+                e = fabs(recon[f] - v[f]);
+            }
+            if (e > worst) {
+                worst = e;
+                wi = f;
+            }
+        }
+        if (wi < 0 || worst <= eps || count >= n)
+            break;
+        int lo = 0;
+        while (keys[lo] < wi)
+            lo++;
+        memmove(keys + lo + 1, keys + lo, (size_t)(count - lo) * sizeof *keys);
+        keys[lo] = wi;
+        count++;
+    }
+    free(recon);
+    return count;
+}
+
+/* Smooth motion with corners, plateaus and noise, so that refinement
+ * inserts keys all over the channel, in every order. */
+static void random_channel(pcg32 *rng, int n, bool rotation, double *v)
+{
+    const double a = 0.2 + pcg32_unit(rng), w = 0.01 + 0.3 * pcg32_unit(rng);
+    for (int f = 0; f < n; f++) {
+        const double plateau = (f / 7) % 3 == 0 ? 0 : 1;
+        const double x = a * sin(w * f) * plateau + 0.05 * pcg32_unit(rng) + (f > n / 2 ? 0.4 : 0);
+        if (!rotation) {
+            v[f] = x;
+            continue;
+        }
+        quat_from_euler_deg(40 * x, 25 * cos(w * f), 10 * x * x, v + f * 4);
+        if (f > 0 && quat_dot(v + f * 4, v + (f - 1) * 4) < 0)
+            for (int c = 0; c < 4; c++)
+                v[f * 4 + c] = -v[f * 4 + c];
+    }
+}
+
+/* The incremental refine (windows of keys, a max-tree) gives exactly the
+ * keys of the quadratic full refit, over lengths that cross block and tree
+ * boundaries, both curves, scalars and rotations, tolerances from "every
+ * frame" to "two keys". */
+static void test_refine_matches_full_refit(void **state)
+{
+    (void)state;
+    pcg32 rng;
+    pcg32_seed(&rng, 42, 54);
+    static const int lengths[] = {3, 4, 5, 15, 16, 17, 33, 64, 100, 257, 600};
+    static const double eps_scalar[] = {0, 1e-3, 0.02, 0.1, 10};
+    static const double eps_deg[] = {0, 0.05, 0.5, 3, 360};
+    int checked = 0, keys_total = 0;
+    for (size_t li = 0; li < sizeof lengths / sizeof *lengths; li++) {
+        const int n = lengths[li];
+        double *v = malloc((size_t)n * 4 * sizeof *v), *recon = malloc((size_t)n * 4 * sizeof *recon);
+        double *err = malloc(refine_err_scratch(n) * sizeof *err);
+        int *keys = malloc((size_t)n * sizeof *keys), *expected = malloc((size_t)n * sizeof *expected);
+        for (int rotation = 0; rotation <= 1; rotation++)
+            for (int cubic = 0; cubic <= 1; cubic++)
+                for (int e = 0; e < 5; e++) {
+                    random_channel(&rng, n, rotation, v);
+                    const double eps = rotation ? eps_deg[e] : eps_scalar[e];
+                    const int count = rotation ? refine_rotation(v, n, eps, cubic, keys, recon, err)
+                                               : refine_scalar(v, n, eps, cubic, keys, recon, err);
+                    const int want = naive_refine(v, n, rotation, eps, cubic, expected);
+                    assert_int_equal(count, want);
+                    assert_memory_equal(keys, expected, (size_t)count * sizeof *keys);
+                    checked++;
+                    keys_total += count;
+                }
+        free(v);
+        free(recon);
+        free(err);
+        free(keys);
+        free(expected);
+    }
+    assert_int_equal(checked, 11 * 20);
+    assert_true(keys_total > 2 * checked); /* the cases do refine */
 }
 
 /* 16-bit fixed point: the error is at most half a step, range / 65535 / 2. */
@@ -290,6 +408,7 @@ int main(void)
         cmocka_unit_test(test_refine_linear),
         cmocka_unit_test(test_refine_cubic),
         cmocka_unit_test(test_refine_rotation_within_tolerance),
+        cmocka_unit_test(test_refine_matches_full_refit),
         cmocka_unit_test(test_scalar_quantisation_bound),
         cmocka_unit_test(test_smallest_three_bound),
         cmocka_unit_test(test_container_layout_float),
