@@ -120,6 +120,7 @@ fuzz: fuzz-targets
 
 # The README's test command: everything CI runs.
 check: export ANIMBENCH_NEED_CLANG = 1
+check: export ANIMBENCH_NEED_SLURM = 1
 check: export CHECK_SUMMARY = $(CURDIR)/build/check-summary.txt
 check: deps
 	@mkdir -p build && rm -f build/check-summary.txt
@@ -129,6 +130,7 @@ check: deps
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory test-without-acl
 	@$(MAKE) --no-print-directory fuzz
+	@tests/slurm.sh $(BIN)
 	@awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt
 
 clean:

@@ -31,6 +31,8 @@
 #include "export.h"
 #include "match.h"
 #include "measure.h"
+#include "output_lock.h"
+#include "owners.h"
 #include "parallel.h"
 #include "provenance.h"
 #include "results.h"
@@ -44,6 +46,8 @@ typedef struct sweep_point {
     codec_params params;
     bool histogram;
     bool duplicate;
+    bool other_shard; /* measured by another shard of a sharded run */
+    int ordinal;      /* place among the definition's distinct points: a merge's order */
     char key[512];
     const cJSON *stored; /* the point as found on disk or in the journal */
     struct sweep_point *stored_first; /* a duplicate: the point that is measured for it */
@@ -59,6 +63,8 @@ typedef struct sweep {
     const char *path;
     char definition[1024]; /* the definition's path, normalised: with the name, whose points are whose */
     char name[128], output[1024];
+    char merged_output[1024]; /* a shard: the output the merge writes ("output") */
+    int shard_index, shard_count; /* 1..n of n; 0 of 0 when not sharded */
     char target[4096]; /* the file output names: a link resolved to its target */
     clip_params clip_params;
     metric_params metrics;
@@ -461,7 +467,7 @@ static int parse_definition(sweep *s, const cJSON *doc)
     const cJSON *runs = cJSON_GetObjectItemCaseSensitive(doc, "runs");
     if (!cJSON_IsString(name) || !cJSON_IsString(output) || !name->valuestring[0] || !output->valuestring[0])
         return def_error(s, "needs non-empty \"name\" and \"output\" strings");
-    if (strlen(name->valuestring) >= sizeof s->name || strlen(output->valuestring) >= sizeof s->output - 16)
+    if (strlen(name->valuestring) >= sizeof s->name || strlen(output->valuestring) >= sizeof s->output - 32)
         return def_error(s, "\"name\" or \"output\" is too long");
     if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) == 0)
         return def_error(s, "needs a non-empty \"runs\" list");
@@ -582,14 +588,6 @@ static int load_clips(sweep *s)
     return 0;
 }
 
-static cJSON *owner_json(const char *name, const char *def)
-{
-    cJSON *o = cJSON_CreateObject();
-    cJSON_AddStringToObject(o, "name", name);
-    cJSON_AddStringToObject(o, "definition", def);
-    return o;
-}
-
 typedef struct batch {
     const sweep *s;
     sweep_point **points;
@@ -670,70 +668,6 @@ static int by_key_then_order(const void *a, const void *b)
     const stored_point *x = a, *y = b;
     const int c = strcmp(x->key, y->key);
     return c ? c : (x->order > y->order) - (x->order < y->order);
-}
-
-/* ---- who a stored point belongs to: "sweeps", the definitions that name it */
-
-static bool is_owner(const cJSON *o, const char *name, const char *def)
-{
-    const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name"), *d = cJSON_GetObjectItemCaseSensitive(o, "definition");
-    return cJSON_IsString(n) && cJSON_IsString(d) && strcmp(n->valuestring, name) == 0 &&
-           strcmp(d->valuestring, def) == 0;
-}
-
-static bool owned_by(const sweep *s, const cJSON *point)
-{
-    const cJSON *o;
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(point, "sweeps"))
-    {
-        if (is_owner(o, s->name, s->definition))
-            return true;
-    }
-    return false;
-}
-
-/* Adds this definition to a point's owners; true when it was not one. */
-static bool owners_add(cJSON *point, const sweep *s)
-{
-    if (owned_by(s, point))
-        return false;
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(point, "sweeps");
-    if (!cJSON_IsArray(list)) {
-        cJSON_DeleteItemFromObjectCaseSensitive(point, "sweeps");
-        list = cJSON_AddArrayToObject(point, "sweeps");
-    }
-    cJSON_AddItemToArray(list, owner_json(s->name, s->definition));
-    return true;
-}
-
-/* Removes this definition from a point's owners; returns how many remain. */
-static int owners_remove(cJSON *point, const sweep *s)
-{
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(point, "sweeps");
-    int i = 0;
-    for (cJSON *o = list ? list->child : NULL; o; i++) {
-        cJSON *next = o->next;
-        if (is_owner(o, s->name, s->definition)) {
-            cJSON_DeleteItemFromArray(list, i);
-            i--;
-        }
-        o = next;
-    }
-    return cJSON_GetArraySize(list);
-}
-
-/* Adds the owners of `from`, other than this definition, to `to`'s. */
-static void owners_merge(cJSON *to, const cJSON *from, const sweep *s)
-{
-    cJSON *list = cJSON_GetObjectItemCaseSensitive(to, "sweeps");
-    const cJSON *o;
-    cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(from, "sweeps"))
-    {
-        const cJSON *n = cJSON_GetObjectItemCaseSensitive(o, "name"),
-                    *d = cJSON_GetObjectItemCaseSensitive(o, "definition");
-        if (list && cJSON_IsString(n) && cJSON_IsString(d) && !is_owner(o, s->name, s->definition))
-            cJSON_AddItemToArray(list, owner_json(n->valuestring, d->valuestring));
-    }
 }
 
 /* The definition that wrote a results file, from its context's command line
@@ -871,13 +805,13 @@ static int store_load(const sweep *s, const char *journal, store *st)
     cJSON_ArrayForEach(p, st->journal_points)
     {
         stamp_owners(s, p, "");
-        if (store_add(st, &cap, p, owned_by(s, p)) != 0)
+        if (store_add(st, &cap, p, owners_has(p, s->name, s->definition)) != 0)
             return -1;
     }
     cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"))
     {
         stamp_owners(s, p, writer);
-        if (store_add(st, &cap, p, owned_by(s, p)) != 0)
+        if (store_add(st, &cap, p, owners_has(p, s->name, s->definition)) != 0)
             return -1;
     }
     if (st->count > 1)
@@ -946,9 +880,23 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
     *dropped = *foreign = 0;
     cJSON *doc = results_document(argc, argv);
     cJSON *points = cJSON_GetObjectItem(doc, "points");
+    cJSON *ordinals = NULL;
+    if (s->shard_count) {
+        cJSON *shard = cJSON_AddObjectToObject(doc, "shard");
+        cJSON_AddNumberToObject(shard, "index", s->shard_index);
+        cJSON_AddNumberToObject(shard, "count", s->shard_count);
+        cJSON_AddStringToObject(shard, "sweep", s->name);
+        cJSON_AddStringToObject(shard, "definition", s->definition);
+        cJSON_AddStringToObject(shard, "output", s->merged_output);
+        int expected = 0;
+        for (int i = 0; i < s->point_count; i++)
+            expected += !s->points[i].duplicate && !s->points[i].other_shard;
+        cJSON_AddNumberToObject(shard, "points_expected", expected);
+        ordinals = cJSON_AddArrayToObject(shard, "ordinals");
+    }
     for (int i = 0; i < s->point_count; i++) {
         const sweep_point *p = &s->points[i];
-        if (p->duplicate)
+        if (p->duplicate || p->other_shard)
             continue;
         stored_point *sp = store_find(st, p->key);
         const cJSON *point = p->result ? p->result : sp ? sp->point : NULL;
@@ -956,10 +904,12 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
             continue; /* not measured: failed, or the run stopped first */
         cJSON *copy = cJSON_Duplicate(point, 1);
         if (p->result && sp) /* measured again (--force): whoever else named the stored one still does */
-            owners_merge(copy, sp->point, s);
-        if (!p->result && owners_add(copy, s))
+            owners_merge_others(copy, sp->point, s->name, s->definition);
+        if (!p->result && owners_add(copy, s->name, s->definition))
             *changed = true;
         cJSON_AddItemToArray(points, copy);
+        if (ordinals)
+            cJSON_AddItemToArray(ordinals, cJSON_CreateNumber(p->ordinal));
         mark_used(st, p->key);
     }
     const cJSON *sources[2] = {cJSON_GetObjectItemCaseSensitive(st->output_doc, "points"), st->journal_points};
@@ -972,9 +922,9 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
             if (sp && sp->used)
                 continue;
             cJSON *copy = cJSON_Duplicate(old, 1);
-            if (owned_by(s, copy)) {
+            if (owners_has(copy, s->name, s->definition)) {
                 *changed = true;
-                if (owners_remove(copy, s) == 0) {
+                if (owners_remove(copy, s->name, s->definition) == 0) {
                     (*dropped)++;
                     cJSON_Delete(copy);
                     if (sp)
@@ -995,39 +945,6 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
 }
 
 /* ------------------------------------------------- lock and journal */
-
-/* An exclusive lock on OUTPUT.lock for the whole run: a second sweep on the
- * same output stops with a message instead of overwriting the first's
- * points.  The lock dies with its process, so a killed sweep never leaves
- * the output locked.  Returns the descriptor or -1 after a message. */
-static int lock_output(const char *output)
-{
-    char path[4200];
-    snprintf(path, sizeof path, "%s.lock", output);
-    const int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) {
-        fprintf(stderr, "animbench sweep: cannot create the lock %s: %s\n", path, strerror(errno));
-        return -1;
-    }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        char holder[32] = "";
-        const ssize_t n = pread(fd, holder, sizeof holder - 1, 0);
-        holder[n > 0 ? n : 0] = '\0';
-        holder[strcspn(holder, "\n")] = '\0';
-        fprintf(stderr,
-                "animbench sweep: %s is being written by another sweep (process %s, holding %s); wait for it to "
-                "finish or give this definition another \"output\"\n",
-                output, holder[0] ? holder : "unknown", path);
-        close(fd);
-        return -1;
-    }
-    char pid[32];
-    const int len = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
-        /* the pid is only for the message above; the lock holds without it */
-    }
-    return fd;
-}
 
 typedef struct journal {
     char path[4200];
@@ -1090,22 +1007,52 @@ static bool decodes(const cJSON *point)
 }
 
 #define SWEEP_USAGE                                                                                        \
-    "usage: animbench sweep FILE [--force] [--keep-going]\n"                                              \
+    "usage: animbench sweep FILE [--force] [--keep-going] [--shard I/N] [--output-path]\n"                 \
     "  Runs a sweep definition (docs/sweeps.md) into its output, measuring only the points the output\n"   \
     "  lacks for this code version.  --force measures every point again; --keep-going measures every\n"   \
-    "  point even when some fail to encode or decode (they are reported, and the exit status is 0).\n"
+    "  point even when some fail to encode or decode (they are reported, and the exit status is 0).\n"    \
+    "  --shard I/N measures the I-th of N parts of the points into OUTPUT.shard-I-of-N.json, to be\n"     \
+    "  joined by `animbench merge` (docs/cluster.md); --output-path prints where the points go.\n"
+
+void sweep_shard_path(const char *output, int index, int count, char *out, size_t n)
+{
+    const size_t len = strlen(output);
+    const bool json = len > 5 && strcmp(output + len - 5, ".json") == 0;
+    snprintf(out, n, "%.*s.shard-%d-of-%d%s", (int)(json ? len - 5 : len), output, index, count, json ? ".json" : "");
+}
+
+static int parse_shard(const char *text, int *index, int *count)
+{
+    char tail;
+    long i, c;
+    if (!text)
+        return 0;
+    if (sscanf(text, "%ld/%ld%c", &i, &c, &tail) != 2 || c < 1 || c > 4096 || i < 1 || i > c ||
+        strspn(text, "0123456789/") != strlen(text)) {
+        fprintf(stderr, "animbench sweep: --shard: expected I/N with 1 <= I <= N <= 4096, found '%s'\n", text);
+        return -1;
+    }
+    *index = (int)i;
+    *count = (int)c;
+    return 0;
+}
 
 int cmd_sweep(int argc, char **argv, int full_argc, char **full_argv)
 {
-    sweep_options opt = {false, false};
+    sweep_options opt = {false, false, 0, 0, false};
+    const char *shard = NULL;
     const cli_option options[] = {
         {"--force", CLI_SWITCH, &opt.force, 0, 0, 0},
         {"--keep-going", CLI_SWITCH, &opt.keep_going, 0, 0, 0},
+        {"--shard", CLI_TEXT, &shard, 0, 0, 0},
+        {"--output-path", CLI_SWITCH, &opt.print_output, 0, 0, 0},
     };
     const char *path = NULL;
-    const int parsed = cli_parse_file("sweep", argc, argv, &path, options, 2, SWEEP_USAGE);
+    const int parsed = cli_parse_file("sweep", argc, argv, &path, options, 4, SWEEP_USAGE);
     if (parsed != 0)
         return parsed == 1 ? 0 : 2;
+    if (parse_shard(shard, &opt.shard_index, &opt.shard_count) != 0)
+        return 2;
     if (!path) {
         fprintf(stderr, "animbench sweep: needs a definition FILE\n%s", SWEEP_USAGE);
         return 2;
@@ -1131,6 +1078,12 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     }
     int rc = parse_definition(&s, def);
     cJSON_Delete(def);
+    s.shard_index = opt->shard_index;
+    s.shard_count = opt->shard_count;
+    if (rc == 0 && s.shard_count) {
+        snprintf(s.merged_output, sizeof s.merged_output, "%s", s.output);
+        sweep_shard_path(s.merged_output, s.shard_index, s.shard_count, s.output, sizeof s.output);
+    }
     if (rc == 0 && results_output_path(s.output, s.target, sizeof s.target, err, sizeof err) != 0) {
         fprintf(stderr, "animbench sweep: %s: \"output\": %s\n", path, err);
         rc = -1;
@@ -1139,11 +1092,15 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
         rc = 2;
         goto done;
     }
+    if (opt->print_output) {
+        printf("%s\n", s.output);
+        goto done;
+    }
     if (load_clips(&s) != 0) {
         rc = 2;
         goto done;
     }
-    if ((lock = lock_output(s.target)) < 0) {
+    if ((lock = output_lock("sweep", s.target)) < 0) {
         rc = 1;
         goto done;
     }
@@ -1197,11 +1154,19 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
                 order[i]->stored_first = first;
                 first->histogram |= order[i]->histogram;
             }
+        /* A shard takes every n-th distinct point in key order (keys lead
+         * with the clip, then the codec, so each shard gets a mix of both). */
+        for (int i = 0, rank = 0; s.shard_count && i < s.point_count; i++)
+            if (!order[i]->duplicate)
+                order[i]->other_shard = rank++ % s.shard_count != s.shard_index - 1;
         free(order);
+        for (int i = 0, ordinal = 0; i < s.point_count; i++)
+            if (!s.points[i].duplicate)
+                s.points[i].ordinal = ordinal++;
     }
     for (int i = 0; i < s.point_count; i++) {
         sweep_point *p = &s.points[i];
-        if (p->duplicate)
+        if (p->duplicate || p->other_shard)
             continue;
         distinct++;
         const stored_point *sp = store_find(&st, p->key);
@@ -1274,7 +1239,7 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     stats->dropped = dropped;
     int undecodable = 0;
     for (int i = 0; i < s.point_count; i++)
-        undecodable += !s.points[i].duplicate && (s.points[i].result || s.points[i].stored) &&
+        undecodable += !s.points[i].duplicate && !s.points[i].other_shard && (s.points[i].result || s.points[i].stored) &&
                        !decodes(s.points[i].result ? s.points[i].result : s.points[i].stored);
     stats->undecodable = undecodable;
     stats->failed = failures;
@@ -1313,7 +1278,7 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     for (int i = 0; i < s.point_count; i++)
         cJSON_Delete(s.points[i].result);
     free(queue);
-    if (rc == 0) {
+    if (rc == 0 && !s.shard_count) { /* a shard's tables are the merge's */
         rc = export_tables_for(s.target, err, sizeof err);
         if (rc != 0)
             fprintf(stderr, "animbench sweep: %s\n", err);

@@ -6,7 +6,13 @@
 typedef struct sweep_options {
     bool force;      /* measure every point again */
     bool keep_going; /* measure every point even when some fail; exit 0 */
+    int shard_index, shard_count; /* --shard i/n: this run's part, 1 <= i <= n; 0 and 0: all */
+    bool print_output;            /* print the output's path (a shard's own) and do nothing else */
 } sweep_options;
+
+/* A shard's file: OUTPUT with ".shard-I-of-N" before its ".json" (or at
+ * its end), beside the output. */
+void sweep_shard_path(const char *output, int index, int count, char *out, size_t n);
 
 typedef struct sweep_stats {
     int points;       /* distinct points the definition names */

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the build dependencies are installed: Debian's packages for
-# cJSON, zlib, cmocka and gnuplot.  As root it installs what is missing with
+# cJSON, zlib, cmocka and gnuplot (and, for make check, clang and Slurm).  As root it installs what is missing with
 # apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -19,6 +19,11 @@ if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then   # the determinism check and the 
   command -v clang >/dev/null 2>&1 || need+=(clang)
   printf 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n){return 0;}\n' |
     clang -x c -fsanitize=fuzzer -o /dev/null - >/dev/null 2>&1 || need+=(libclang-rt-dev)
+fi
+
+if [ "${ANIMBENCH_NEED_SLURM:-0}" = 1 ]; then   # tests/slurm.sh: a one-node cluster
+  { command -v sbatch >/dev/null 2>&1 && [ -x /usr/sbin/slurmctld ] && [ -x /usr/sbin/slurmd ]; } || need+=(slurm-wlm)
+  [ -x /usr/sbin/munged ] || need+=(munge)
 fi
 
 [ ${#need[@]} -eq 0 ] && exit 0

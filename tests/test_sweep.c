@@ -1,7 +1,8 @@
 /* Sweeps: resume after a kill, skip what is on disk, refuse a broken
  * results file without touching it, write no temporary files, keep other
  * definitions' points, lock the output, write linearly, report what does not
- * decode, refuse malformed definitions with a message naming the fault. */
+ * decode, refuse malformed definitions with a message naming the fault;
+ * split into shards that merge into the one-process file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,7 +31,7 @@
 #include "../harness/sweep.h"
 
 static char dir[256];
-static const sweep_options NORMAL = {false, false}, FORCE = {true, false};
+static const sweep_options NORMAL = {.force = false}, FORCE = {.force = true};
 
 /* Expected error messages are not test output: stderr goes to /dev/null
  * for the call and comes back after (cmocka reports on stderr). */
@@ -272,6 +273,123 @@ static void test_bad_definitions(void **state)
 /* Issue 14, finding 3: a copy of a definition with its runs edited, on the
  * same output, turned 120 points into 1.  Points of another definition are
  * now kept, and the first definition's rerun finds its points still there. */
+static cJSON *read_doc(const char *path)
+{
+    int missing;
+    char err[256];
+    cJSON *doc = results_read(path, &missing, err, sizeof err);
+    assert_non_null(doc);
+    return doc;
+}
+
+static void write_doc(const char *path, const cJSON *doc)
+{
+    char err[256];
+    assert_int_equal(results_write(path, doc, err, sizeof err), 0);
+}
+
+/* The figures of a results file: its points less their provenance (clock,
+ * commit), without the context block. */
+static cJSON *figures_of(const char *path)
+{
+    cJSON *doc = read_doc(path);
+    cJSON_DeleteItemFromObject(doc, "context");
+    cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(doc, "points")) cJSON_DeleteItemFromObject(p, "provenance");
+    return doc;
+}
+
+static int merge(const char *out, const char *a, const char *b, const char *c, const char *must_say)
+{
+    char *args[] = {(char *)a, (char *)b, (char *)c, "--out", (char *)out};
+    char *full[] = {"test"};
+    char cap[300];
+    snprintf(cap, sizeof cap, "%s/merge_stderr.txt", dir);
+    const int saved = capture_begin(cap);
+    const int rc = cmd_merge(5, args, 1, full);
+    const char *said = capture_end(saved, cap);
+    if (must_say && !strstr(said, must_say))
+        fail_msg("merge said \"%s\", expected \"%s\"", said, must_say);
+    return rc;
+}
+
+/* Issue 13: three shards and a merge give the one-process file's points, in
+ * its order, figure for figure; a merge refuses an incomplete shard, a point
+ * in two shards and a shard of another code version, and keeps the points
+ * of other definitions that its output held. */
+static void test_sharded_sweep_merges_to_one_process(void **state)
+{
+    (void)state;
+    char def[300], out[300], single[300], shard[3][300], other[300];
+    snprintf(def, sizeof def, "%s/sharded.json", dir);
+    snprintf(out, sizeof out, "%s/sharded_results.json", dir);
+    snprintf(single, sizeof single, "%s/single_results.json", dir);
+    snprintf(other, sizeof other, "%s/other.json", dir);
+    definition(def, out, "1, 2");
+    char *argv[] = {"test"};
+    sweep_stats st;
+    const int saved = quiet_begin();
+    assert_int_equal(sweep_run(def, &NORMAL, 1, argv, &st), 0);
+    assert_int_equal(rename(out, single), 0);
+    int total = 0;
+    for (int i = 0; i < 3; i++) {
+        const sweep_options part = {.shard_index = i + 1, .shard_count = 3};
+        assert_int_equal(sweep_run(def, &part, 1, argv, &st), 0);
+        total += st.measured;
+        assert_int_equal(st.points, 3);
+        sweep_shard_path(out, i + 1, 3, shard[i], sizeof shard[i]);
+        assert_int_equal(count_points(shard[i]), 3);
+    }
+    assert_int_equal(total, 9);
+    /* a point of another definition in the output before the merge */
+    char text[1024];
+    snprintf(text, sizeof text, "{\"name\": \"u\", \"output\": \"%s\", \"runs\": [{\"clips\": [\"jump\"], \"codecs\": [\"raw\"]}]}",
+             out);
+    write_text(other, text);
+    assert_int_equal(sweep_run(other, &NORMAL, 1, argv, &st), 0);
+    quiet_end(saved);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], NULL), 0);
+    assert_int_equal(count_points(out), 10);
+    cJSON *merged = figures_of(out), *one = figures_of(single);
+    cJSON *foreign = cJSON_DetachItemFromArray(cJSON_GetObjectItem(merged, "points"), 9);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(foreign, "clip"), "name")->valuestring, "jump");
+    assert_true(cJSON_Compare(merged, one, true));
+    cJSON_Delete(foreign);
+    cJSON_Delete(merged);
+    cJSON_Delete(one);
+
+    /* refusals: nothing is written */
+    cJSON *doc = read_doc(shard[1]);
+    cJSON *kept = cJSON_Duplicate(doc, true);
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(doc, "points"), 0);
+    cJSON_DeleteItemFromArray(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "shard"), "ordinals"), 0);
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "holds 2 of its shard's 3 points"), 2);
+    cJSON_Delete(doc);
+    doc = cJSON_Duplicate(kept, true); /* a point of shard 1 also in shard 2 */
+    cJSON *first = read_doc(shard[0]);
+    cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"),
+                         cJSON_Duplicate(cJSON_GetArrayItem(cJSON_GetObjectItem(first, "points"), 0), true));
+    cJSON_AddItemToArray(cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "shard"), "ordinals"), cJSON_CreateNumber(99));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "shard"), "points_expected", cJSON_CreateNumber(4));
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "is in both"), 2);
+    cJSON_Delete(doc);
+    cJSON_Delete(first);
+    doc = cJSON_Duplicate(kept, true);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "context"), "code_version", cJSON_CreateString("0000"));
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "was measured by code version 0000"), 2);
+    cJSON_Delete(doc);
+    write_doc(shard[1], kept);
+    cJSON_Delete(kept);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[0], "shard 1 of 3 is given twice"), 2);
+    assert_int_equal(merge(out, shard[0], shard[1], single, "not a shard file"), 2);
+    assert_int_equal(count_points(out), 10);
+    assert_int_equal(merge(out, shard[2], shard[0], shard[1], NULL), 0); /* any order */
+    assert_int_equal(count_points(out), 10);
+}
+
 static void test_other_definitions_points_are_kept(void **state)
 {
     (void)state;
@@ -320,7 +438,7 @@ static void test_shared_points_outlive_one_owner(void **state)
     write_text(a2, text);
     char *argv[] = {"test"};
     sweep_stats st;
-    const sweep_options force = {true, false};
+    const sweep_options force = {.force = true};
     for (int pass = 0; pass < 2; pass++) {
         unlink(out);
         snprintf(text, sizeof text, form, "a", out, "\"linear\", \"cubic\"", "1, 2");
@@ -359,7 +477,7 @@ static void test_second_writer_is_refused(void **state)
     const int rc = sweep_run(def, &NORMAL, 1, argv, &st);
     const char *msg = capture_end(saved, log);
     assert_int_equal(rc, 1);
-    assert_non_null(strstr(msg, "is being written by another sweep (process 4242"));
+    assert_non_null(strstr(msg, "is being written by another sweep or merge (process 4242"));
     assert_false(exists(out));
     close(fd); /* released: now it runs */
     const int saved2 = quiet_begin();
@@ -431,7 +549,7 @@ static void test_undecodable_point_is_an_error(void **state)
     assert_int_equal(rc, 1);
     assert_int_equal(st.undecodable, 1);
     assert_non_null(strstr(msg, "1 stored that do not decode"));
-    const sweep_options keep_going = {false, true};
+    const sweep_options keep_going = {.keep_going = true};
     saved = quiet_begin();
     assert_int_equal(sweep_run(def, &keep_going, 1, argv, &st), 0);
     quiet_end(saved);
@@ -772,6 +890,7 @@ int main(void)
         cmocka_unit_test(test_undecodable_point_is_an_error),
         cmocka_unit_test(test_stray_temporary_is_removed),
         cmocka_unit_test(test_point_limit),
+        cmocka_unit_test(test_sharded_sweep_merges_to_one_process),
         cmocka_unit_test(test_codec_versions_follow_their_files),
         cmocka_unit_test(test_codec_of_the_test_build),
     };

@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Runs a sweep definition on a Slurm cluster: a job array of N shards
+# (`animbench sweep DEF --shard I/N`, one task each) and a merge job that
+# starts when every shard has succeeded (`animbench merge ... --out OUTPUT`).
+# The merged OUTPUT equals what `animbench sweep DEF` writes in one process,
+# clocks and provenance aside (docs/cluster.md).
+#
+# Resumable: run the same command again after a failed or cancelled task.
+# Shards that finished find every point stored and exit in seconds; the
+# others resume from their file and journal.  Tasks are also requeued by
+# Slurm when their node fails (--requeue).
+#
+# usage: scripts/slurm/submit.sh DEF.json [--shards N] [--partition P] [--time T]
+#          [--cpus C] [--mem M] [--bin PATH] [--wait]
+#   --shards N      parts of the sweep, one array task each (default 4)
+#   --partition P   Slurm partition (default: the cluster's default)
+#   --time T        time limit per task, Slurm's format (default 4:00:00)
+#   --cpus C        cores per task; the task measures on that many threads (default 1)
+#   --mem M         memory per task, Slurm's format (default: the partition's)
+#   --bin PATH      the animbench binary every node runs (default bin/animbench; it must be
+#                   on a file system the nodes share, as must DEF, the data and the output)
+#   --wait          return when the merge job has ended; exit status its own
+# Prints the two job ids.  Logs: OUTPUT.slurm/.
+set -euo pipefail
+def=${1:?usage: submit.sh DEF.json [--shards N] ...}
+shift
+shards=4 partition="" time_limit=4:00:00 cpus=1 mem="" bin=bin/animbench wait=""
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --shards) shards=$2; shift 2 ;;
+    --partition) partition=$2; shift 2 ;;
+    --time) time_limit=$2; shift 2 ;;
+    --cpus) cpus=$2; shift 2 ;;
+    --mem) mem=$2; shift 2 ;;
+    --bin) bin=$2; shift 2 ;;
+    --wait) wait=--wait; shift ;;
+    *) echo "submit.sh: unknown option '$1'" >&2; exit 2 ;;
+  esac
+done
+[[ $shards =~ ^[0-9]+$ && $shards -ge 1 && $shards -le 4096 ]] || { echo "submit.sh: --shards: 1 to 4096" >&2; exit 2; }
+[[ $cpus =~ ^[0-9]+$ && $cpus -ge 1 ]] || { echo "submit.sh: --cpus: a positive integer" >&2; exit 2; }
+command -v sbatch >/dev/null || { echo "submit.sh: sbatch not found: run this on a Slurm login node" >&2; exit 3; }
+abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
+bin=$(abs "$bin")
+[[ -x $bin ]] || { echo "submit.sh: $bin is not an executable (make, or --bin PATH)" >&2; exit 2; }
+workdir=$(pwd)
+# The paths come from animbench itself, which also checks the definition.
+output=$("$bin" sweep "$def" --output-path)
+shard_files=()
+for ((i = 1; i <= shards; i++)); do shard_files+=("$("$bin" sweep "$def" --shard "$i/$shards" --output-path)"); done
+logs="$output.slurm"
+mkdir -p "$logs"
+common=(--chdir "$workdir" --time "$time_limit")
+[[ -n $partition ]] && common+=(--partition "$partition")
+[[ -n $mem ]] && common+=(--mem "$mem")
+q() { printf '%q ' "$@"; }
+array=$(sbatch --parsable "${common[@]}" --job-name "animbench-shards" --array "1-$shards" \
+  --cpus-per-task "$cpus" --requeue --output "$logs/shard-%a-of-$shards.log" \
+  --export "ALL,ANIMBENCH_THREADS=$cpus" \
+  --wrap "$(q "$bin" sweep "$def") --shard \${SLURM_ARRAY_TASK_ID}/$shards")
+array=${array%%;*}
+echo "shards: job $array (array 1-$shards), logs in $logs/"
+merge_status=0
+merge=$(sbatch --parsable $wait "${common[@]}" --job-name "animbench-merge" --cpus-per-task 1 \
+  --dependency "afterok:$array" --kill-on-invalid-dep=yes --output "$logs/merge.log" \
+  --wrap "$(q "$bin" merge "${shard_files[@]}" --out "$output")") || merge_status=$?
+merge=${merge%%;*}
+echo "merge: job $merge -> $output (after every shard succeeds)"
+exit "$merge_status"
