@@ -19,7 +19,7 @@
 #   --mem M         memory per task, Slurm's format (default: the partition's)
 #   --bin PATH      the animbench binary every node runs (default bin/animbench; it must be
 #                   on a file system the nodes share, as must DEF, the data and the output)
-#   --wait          return when the merge job has ended; exit status its own
+#   --wait          return when the merge job has ended: 0 when it completed
 # Prints the two job ids.  Logs: OUTPUT.slurm/.
 set -euo pipefail
 def=${1:?usage: submit.sh DEF.json [--shards N] ...}
@@ -60,10 +60,18 @@ array=$(sbatch --parsable "${common[@]}" --job-name "animbench-shards" --array "
   --wrap "$(q "$bin" sweep "$def") --shard \${SLURM_ARRAY_TASK_ID}/$shards")
 array=${array%%;*}
 echo "shards: job $array (array 1-$shards), logs in $logs/"
-merge_status=0
-merge=$(sbatch --parsable $wait "${common[@]}" --job-name "animbench-merge" --cpus-per-task 1 \
+merge=$(sbatch --parsable "${common[@]}" --job-name "animbench-merge" --cpus-per-task 1 \
   --dependency "afterok:$array" --kill-on-invalid-dep=yes --output "$logs/merge.log" \
-  --wrap "$(q "$bin" merge "${shard_files[@]}" --out "$output")") || merge_status=$?
+  --wrap "$(q "$bin" merge "${shard_files[@]}" --out "$output")")
 merge=${merge%%;*}
 echo "merge: job $merge -> $output (after every shard succeeds)"
-exit "$merge_status"
+[[ -z $wait ]] && exit 0
+# sbatch --wait polls at growing intervals (tens of seconds): ask every second instead
+while :; do
+  state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  case $state in
+    COMPLETED) exit 0 ;;
+    PENDING | RUNNING | CONFIGURING | COMPLETING | REQUEUED | RESIZING | SUSPENDED | "") sleep 1 ;;
+    *) echo "merge: job $merge ended $state (logs in $logs/)" >&2; exit 1 ;;
+  esac
+done
