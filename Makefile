@@ -130,6 +130,7 @@ check: deps
 	@$(MAKE) --no-print-directory determinism
 	@$(MAKE) --no-print-directory test-without-acl
 	@$(MAKE) --no-print-directory fuzz
+	@tests/bvh_1gb.sh $(BIN)
 	@tests/slurm.sh $(BIN)
 	@awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt
 

@@ -42,7 +42,7 @@ awk -v frames="$frames" -v values="$values" -v head="$head_bytes" -v size="$size
     last = (f == frames - 1) ? size - head - line_bytes * (frames - 1) : line_bytes
     pad = last - length(text) - 1
     if (pad < 1) { print "bvh_1gb: line too long" > "/dev/stderr"; exit 1 }
-    if (pad != padlen) { spaces = sprintf("%" pad "s", ""); padlen = pad }
+    if (pad != padlen) { spaces = " "; while (length(spaces) < pad) spaces = spaces spaces; spaces = substr(spaces, 1, pad); padlen = pad }
     printf "%s%s\n", spaces, text
   }
 }' >>"$file"
