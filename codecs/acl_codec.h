@@ -2,6 +2,7 @@
 #ifndef ANIMBENCH_ACL_CODEC_H
 #define ANIMBENCH_ACL_CODEC_H
 
+#include "../core/limits.h"
 #include "codec.h"
 
 typedef struct acl_row_config {
@@ -10,7 +11,7 @@ typedef struct acl_row_config {
 
 #define ACL_SHELL_DISTANCE_MM 30.0   /* ACL's default virtual vertex distance, 3 cm */
 #define ACL_DEFAULT_PRECISION_MM 0.1 /* ACL's default precision, 0.01 cm */
-#define ACL_DECODE_FRAMES_MAX 65536  /* the clip model's frame limit, as every decoder */
+#define ACL_DECODE_FRAMES_MAX LIMIT_FRAMES_MAX /* the clip model's frame limit, as every decoder */
 
 #define ACL_UNAVAILABLE_REASON                                                                                  \
     "built without ACL: its headers were not found; set ACL_DIR and RTM_DIR to ACL's and RTM's source folders " \

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../core/limits.h"
 #include "codec.h"
 
 struct codec_sampler {
@@ -60,7 +61,7 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
     }
     const uint32_t frames = load_u32(bytes + 4), step = load_u32(bytes + 8);
     const float fps = load_f32(bytes + 12);
-    if (frames < 1 || frames > 65536 || step < 1 || step > 65536 || !(fps > 0)) { /* a step past the end keeps both ends */
+    if (frames < 1 || frames > LIMIT_FRAMES_MAX || step < 1 || step > 65536 || !(fps > 0)) { /* a step past the end keeps both ends */
         snprintf(err, err_size, "every-nth header: %u frames, step %u, %g fps is not a clip", frames, step, fps);
         return NULL;
     }

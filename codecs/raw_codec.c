@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/hot.h"
+#include "../core/limits.h"
 #include "study_container.h"
 
 struct codec_sampler {
@@ -41,8 +42,8 @@ static float *read_frames(const uint8_t *bytes, size_t size, const anim_rig *rig
         return NULL;
     }
     const size_t n = (size - STUDY_HEADER_BYTES) / 4;
-    if (n / (per_frame / 4) > 65536) {
-        snprintf(err, err_size, "raw stream holds more than 65536 frames");
+    if (n / (per_frame / 4) > LIMIT_FRAMES_MAX) {
+        snprintf(err, err_size, "raw stream holds more than %d frames", LIMIT_FRAMES_MAX);
         return NULL;
     }
     float *v = malloc(n * sizeof *v);

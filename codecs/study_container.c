@@ -10,18 +10,41 @@ static bool put_rotation(byte_buffer *out, const double *q, bool quantize)
     return true;
 }
 
+static bool is_wide(const study_plan *plan, container_layout layout)
+{
+    return layout == LAYOUT_SELF_CONTAINED && plan->view->frame_count > SC_NARROW_FRAMES_MAX;
+}
+
+/* A frame index or a key count: u16, or u32 in the wide layout. */
+static void put_index(byte_buffer *out, int v, bool wide)
+{
+    if (wide)
+        bytes_u32(out, (uint32_t)v);
+    else
+        bytes_u16(out, (uint16_t)v);
+}
+
+static container_status check_fits(const study_plan *plan, container_layout layout, int id, const int *keys,
+                                   int key_count)
+{
+    if (id > 0xFFFF)
+        return CONTAINER_TOO_MANY_CHANNELS;
+    if (!is_wide(plan, layout) && (key_count > 0xFFFF || keys[key_count - 1] > 0xFFFF))
+        return CONTAINER_TOO_MANY_FRAMES;
+    return CONTAINER_OK;
+}
+
 static container_status scalar_record(const study_plan *plan, int index, container_layout layout,
                                       byte_buffer *out)
 {
     const planned_scalar *t = &plan->scalars[index];
-    const bool quant = plan->options.quantize;
+    const bool quant = plan->options.quantize, wide = is_wide(plan, layout);
     const double *v = t->channel->values;
-    if (t->channel->id > 0xFFFF)
-        return CONTAINER_TOO_MANY_CHANNELS;
-    if (t->key_count > 0xFFFF || t->keys[t->key_count - 1] > 0xFFFF)
-        return CONTAINER_TOO_MANY_FRAMES;
+    const container_status fits = check_fits(plan, layout, t->channel->id, t->keys, t->key_count);
+    if (fits != CONTAINER_OK)
+        return fits;
     bytes_u16(out, (uint16_t)t->channel->id);
-    bytes_u16(out, (uint16_t)(t->is_constant ? 1 : t->key_count));
+    put_index(out, t->is_constant ? 1 : t->key_count, wide);
     if (t->is_constant) {
         if (quant && layout == LAYOUT_STUDY)
             bytes_u16(out, 0); /* the study's defect: the value is not stored */
@@ -33,7 +56,7 @@ static container_status scalar_record(const study_plan *plan, int index, contain
             bytes_f32(out, t->range.range);
         }
         for (int k = 0; k < t->key_count; k++) {
-            bytes_u16(out, (uint16_t)t->keys[k]);
+            put_index(out, t->keys[k], wide);
             if (quant)
                 bytes_u16(out, t->codes[k]);
             else
@@ -43,22 +66,22 @@ static container_status scalar_record(const study_plan *plan, int index, contain
     return out->failed ? CONTAINER_NO_MEMORY : CONTAINER_OK;
 }
 
-container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out)
+static container_status rotation_record(const study_plan *plan, int index, container_layout layout,
+                                        byte_buffer *out)
 {
     const planned_rotation *t = &plan->rotations[index];
-    const bool quant = plan->options.quantize;
+    const bool quant = plan->options.quantize, wide = is_wide(plan, layout);
     const double *q = t->track->quats;
-    if (t->track->bone > 0xFFFF)
-        return CONTAINER_TOO_MANY_CHANNELS;
-    if (t->key_count > 0xFFFF || t->keys[t->key_count - 1] > 0xFFFF)
-        return CONTAINER_TOO_MANY_FRAMES;
+    const container_status fits = check_fits(plan, layout, t->track->bone, t->keys, t->key_count);
+    if (fits != CONTAINER_OK)
+        return fits;
     bytes_u16(out, (uint16_t)t->track->bone);
-    bytes_u16(out, (uint16_t)(t->is_constant ? 1 : t->key_count));
+    put_index(out, t->is_constant ? 1 : t->key_count, wide);
     if (t->is_constant) {
         put_rotation(out, q, quant);
     } else {
         for (int k = 0; k < t->key_count; k++) {
-            bytes_u16(out, (uint16_t)t->keys[k]);
+            put_index(out, t->keys[k], wide);
             put_rotation(out, q + (size_t)t->keys[k] * 4, quant);
         }
     }
@@ -68,6 +91,11 @@ container_status study_container_rotation_record(const study_plan *plan, int ind
 container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out)
 {
     return scalar_record(plan, index, LAYOUT_STUDY, out);
+}
+
+container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out)
+{
+    return rotation_record(plan, index, LAYOUT_STUDY, out);
 }
 
 static void write_header(const study_plan *plan, container_layout layout, byte_buffer *out)
@@ -80,7 +108,8 @@ static void write_header(const study_plan *plan, container_layout layout, byte_b
     bytes_u8(out, SC_MAGIC0);
     bytes_u8(out, SC_MAGIC1);
     bytes_u8(out, SC_VERSION);
-    bytes_u8(out, (uint8_t)((o->cubic ? SC_FLAG_CUBIC : 0) | (o->quantize ? SC_FLAG_QUANTIZED : 0)));
+    bytes_u8(out, (uint8_t)((o->cubic ? SC_FLAG_CUBIC : 0) | (o->quantize ? SC_FLAG_QUANTIZED : 0) |
+                            (is_wide(plan, layout) ? SC_FLAG_WIDE : 0)));
     bytes_u32(out, (uint32_t)plan->view->frame_count);
     bytes_f64(out, plan->view->clip->fps);
 }
@@ -101,7 +130,7 @@ container_status container_write(const study_plan *plan, container_layout layout
             return s;
     }
     for (int i = 0; i < plan->view->rotation_count; i++) {
-        container_status s = study_container_rotation_record(plan, i, out);
+        container_status s = rotation_record(plan, i, layout, out);
         if (s != CONTAINER_OK)
             return s;
     }
@@ -135,7 +164,8 @@ const char *container_status_message(container_status s)
     case CONTAINER_NO_MEMORY:
         return "out of memory";
     case CONTAINER_TOO_MANY_FRAMES:
-        return "a frame index or key count does not fit the container's 16-bit field (clip over 65,536 frames)";
+        return "a frame index or key count does not fit the study's 16-bit field (a clip of over 65,535 frames): "
+               "the self-contained rows (-sc) write such a clip with 32-bit indices";
     case CONTAINER_TOO_MANY_CHANNELS:
         return "a channel id does not fit the container's 16-bit field (rig over 10,922 bones)";
     }

@@ -24,8 +24,11 @@
 
 /* The study's layout, or ours: the same records, but the 16 header bytes
  * carry what a decoder needs ("AB", version 1, flags bit 0 cubic, bit 1
- * quantised, u32 frame count, f64 frames per second) and a quantised
- * constant channel stores its value as f32 instead of a u16 0. */
+ * quantised, bit 2 wide, u32 frame count, f64 frames per second) and a
+ * quantised constant channel stores its value as f32 instead of a u16 0.
+ * A clip of more than 65,535 frames is written wide: every key frame index
+ * and key count is a u32 (the ids stay u16); the study's layout has no
+ * room for that flag and refuses such a clip. */
 typedef enum container_layout { LAYOUT_STUDY = 0, LAYOUT_SELF_CONTAINED = 1 } container_layout;
 
 #define SC_MAGIC0 'A'
@@ -33,11 +36,13 @@ typedef enum container_layout { LAYOUT_STUDY = 0, LAYOUT_SELF_CONTAINED = 1 } co
 #define SC_VERSION 1
 #define SC_FLAG_CUBIC 1u
 #define SC_FLAG_QUANTIZED 2u
+#define SC_FLAG_WIDE 4u /* frame indices and key counts are u32: set when the clip has over 65,535 frames */
+#define SC_NARROW_FRAMES_MAX 65535
 
 typedef enum container_status {
     CONTAINER_OK = 0,
     CONTAINER_NO_MEMORY,
-    CONTAINER_TOO_MANY_FRAMES, /* a frame index or key count above 65535 */
+    CONTAINER_TOO_MANY_FRAMES, /* the study's layout: a frame index or key count above 65535 */
     CONTAINER_TOO_MANY_CHANNELS /* a channel id above 65535 */
 } container_status;
 

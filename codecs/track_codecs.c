@@ -29,7 +29,11 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     }
     const container_status st = container_write(plan, cfg->layout, &out->bytes);
     if (st != CONTAINER_OK) {
-        snprintf(err, err_size, "%s", container_status_message(st));
+        char twin[64];
+        snprintf(twin, sizeof twin, "%s-sc", c->name);
+        const bool has_twin = st == CONTAINER_TOO_MANY_FRAMES && codec_find(twin);
+        snprintf(err, err_size, "%s%s%s%s", container_status_message(st), has_twin ? ": use " : "",
+                 has_twin ? twin : "", has_twin ? ", its self-contained row" : "");
         study_plan_free(plan);
         return -1;
     }

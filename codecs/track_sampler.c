@@ -28,25 +28,25 @@ void track_sampler_free(track_sampler *s)
 
 /* Key frames are integers, so f <= t exactly when f <= floor(t): the
  * search compares integers, branch-free. */
-static inline int find_pair_floor(const uint16_t *f, int count, int floor_t)
+static inline int find_pair_floor(const key_frame *f, int count, int floor_t)
 {
     int lo = 0, len = count - 1;
     while (len > 1) {
         const int half = len >> 1;
-        lo = f[lo + half] <= floor_t ? lo + half : lo;
+        lo = (int)f[lo + half] <= floor_t ? lo + half : lo; /* frames are below LIMIT_FRAMES_MAX */
         len -= half;
     }
     return lo;
 }
 
-int track_find_pair(const uint16_t *f, int count, double t)
+int track_find_pair(const key_frame *f, int count, double t)
 {
     return find_pair_floor(f, count, (int)floor(t));
 }
 
 /* The Catmull-Rom tangent at key i of a track, per frame: the expression of
  * core/curve.c, so a cached tangent is the decoder's tangent. */
-static double slope_at(const uint16_t *f, const double *v, int stride, int count, int i)
+static double slope_at(const key_frame *f, const double *v, int stride, int count, int i)
 {
     if (i == 0)
         return (v[stride] - v[0]) / (f[1] - f[0]);
@@ -143,7 +143,8 @@ static inline double hermite(double u, double p0, double m0, double p1, double m
  * dequantise the up to four keys the segment reads, as the decoder does. */
 static double quantised_scalar(const track_sampler *s, const sampler_track *tr, int lo, double u, double h)
 {
-    const uint16_t *f = s->frames + tr->offset, *c = s->codes + tr->offset;
+    const key_frame *f = s->frames + tr->offset;
+    const uint16_t *c = s->codes + tr->offset;
     const int n = tr->count;
     const double v0 = tr->lo + c[lo] * tr->step, v1 = tr->lo + c[lo + 1] * tr->step;
     if (!s->cubic)
@@ -161,7 +162,7 @@ HOT_KERNEL static void sample_pose(const track_sampler *s, double t, double *res
     memcpy(pose, s->template_pose, (size_t)s->bone_count * 10 * sizeof *pose);
     for (int i = 0; i < s->scalar_count; i++) {
         const sampler_track *tr = &s->scalars[i];
-        const uint16_t *f = s->frames + tr->offset;
+        const key_frame *f = s->frames + tr->offset;
         const int lo = find_pair_floor(f, tr->count, floor_t), k = tr->offset + lo;
         const double u = (t - f[lo]) * s->inv_len[k];
         double v;
@@ -177,7 +178,7 @@ HOT_KERNEL static void sample_pose(const track_sampler *s, double t, double *res
     }
     for (int i = 0; i < s->rotation_count; i++) {
         const sampler_track *tr = &s->rotations[i];
-        const uint16_t *f = s->frames + tr->offset;
+        const key_frame *f = s->frames + tr->offset;
         const int lo = find_pair_floor(f, tr->count, floor_t), k = tr->offset + lo;
         const double u = (t - f[lo]) * s->inv_len[k];
         const double *a = s->values + (size_t)k * 4, *b = a + 4;

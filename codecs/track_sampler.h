@@ -29,7 +29,7 @@ typedef struct track_sampler {
     double *template_pose;            /* bone_count * 10: constants in place */
     int scalar_count, rotation_count; /* animated tracks */
     sampler_track *scalars, *rotations;
-    uint16_t *frames;  /* keys of every animated track */
+    key_frame *frames; /* keys of every animated track */
     double *inv_len;   /* per key: 1 / (next key's frame - this frame) */
     double *values;    /* scalar keys (1 each, float path), rotation keys (4 each) */
     double *slopes;    /* cubic: Catmull-Rom tangent per key (and component) */
@@ -47,6 +47,6 @@ void track_sampler_free(track_sampler *s);
 void track_sampler_sample(const track_sampler *s, double t, double *pose);
 /* The key pair (lo, lo + 1) around t: the largest lo < count - 1 with
  * frames[lo] <= t (frames[0] is 0 and t >= 0). */
-int track_find_pair(const uint16_t *frames, int count, double t);
+int track_find_pair(const key_frame *frames, int count, double t);
 
 #endif

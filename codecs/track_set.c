@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../core/curve.h"
+#include "../core/limits.h"
 #include "../core/quat.h"
 #include "quantize.h"
 #include "study_plan.h"
@@ -54,19 +55,42 @@ static bool truncated(parse_ctx *c, const char *what, int track)
     return false;
 }
 
-/* Reads the u16 frame indices shared by both record kinds and checks order. */
+/* A frame index or key count: u16, or u32 in the wide layout. */
+static bool read_index(parse_ctx *c, uint32_t *v)
+{
+    if (c->t->wide)
+        return read_u32(&c->r, v);
+    uint16_t narrow;
+    if (!read_u16(&c->r, &narrow))
+        return false;
+    *v = narrow;
+    return true;
+}
+
+static size_t index_bytes(const parse_ctx *c)
+{
+    return c->t->wide ? 4 : 2;
+}
+
+/* Reads the frame indices shared by both record kinds and checks order. */
 static bool read_key_frame(parse_ctx *c, parsed_track *p, int k, int track)
 {
-    uint16_t f;
-    if (!read_u16(&c->r, &f))
+    uint32_t f;
+    if (!read_index(c, &f))
         return truncated(c, "a key frame", track);
+    if (f >= LIMIT_FRAMES_MAX) {
+        fail(c->err, c->err_size, "track %d: key at frame %u, past the longest clip (%d frames; offset %zu)", track,
+             f, LIMIT_FRAMES_MAX, c->r.pos - index_bytes(c));
+        return false;
+    }
     if (k == 0 && f != 0) {
-        fail(c->err, c->err_size, "track %d: first key at frame %u, expected 0 (offset %zu)", track, f, c->r.pos - 2);
+        fail(c->err, c->err_size, "track %d: first key at frame %u, expected 0 (offset %zu)", track, f,
+             c->r.pos - index_bytes(c));
         return false;
     }
     if (k > 0 && f <= p->frames[k - 1]) {
         fail(c->err, c->err_size, "track %d: key frames not increasing (%u after %u, offset %zu)", track, f,
-             p->frames[k - 1], c->r.pos - 2);
+             p->frames[k - 1], c->r.pos - index_bytes(c));
         return false;
     }
     p->frames[k] = f;
@@ -75,18 +99,20 @@ static bool read_key_frame(parse_ctx *c, parsed_track *p, int k, int track)
 
 static bool read_header_fields(parse_ctx *c, int expected_id, int *count, int track)
 {
-    uint16_t id, n;
-    if (!read_u16(&c->r, &id) || !read_u16(&c->r, &n))
+    uint16_t id;
+    uint32_t n;
+    if (!read_u16(&c->r, &id) || !read_index(c, &n))
         return truncated(c, "the record header", track);
     if (id != expected_id) {
         fail(c->err, c->err_size, "record %d: id %u, expected %d (offset %zu)", track, id, expected_id, c->r.pos - 4);
         return false;
     }
-    if (n == 0) {
-        fail(c->err, c->err_size, "record %d: zero keys (offset %zu)", track, c->r.pos - 2);
+    if (n == 0 || n > LIMIT_FRAMES_MAX) {
+        fail(c->err, c->err_size, "record %d: %u keys, expected 1 to %d (offset %zu)", track, n, LIMIT_FRAMES_MAX,
+             c->r.pos - index_bytes(c));
         return false;
     }
-    *count = n;
+    *count = (int)n;
     return true;
 }
 
@@ -137,7 +163,7 @@ static bool parse_scalar(parse_ctx *c, int id)
         }
         return true;
     }
-    const size_t per_key = quant ? 4 : 6;
+    const size_t per_key = (quant ? 2 : 4) + index_bytes(c);
     if ((size_t)n * per_key + (quant ? 8 : 0) > c->r.size - c->r.pos)
         return truncated(c, "the keys", id);
     if (!alloc_track(c, p, n, 1, quant))
@@ -200,7 +226,7 @@ static bool parse_rotation(parse_ctx *c, int bone)
     if (!read_header_fields(c, bone, &n, track))
         return false;
     p->is_constant = n == 1;
-    const size_t per_key = (c->t->quantized ? 4 : 16) + (p->is_constant ? 0 : 2);
+    const size_t per_key = (c->t->quantized ? 4 : 16) + (p->is_constant ? 0 : index_bytes(c));
     if ((size_t)n * per_key > c->r.size - c->r.pos)
         return truncated(c, "the keys", track);
     if (!alloc_track(c, p, n, 4, false))
@@ -240,7 +266,8 @@ static bool parse_header(parse_ctx *c, bool cubic, bool quantized)
         return false;
     }
     const bool s_cubic = h[3] & SC_FLAG_CUBIC, s_quant = h[3] & SC_FLAG_QUANTIZED;
-    if (s_cubic != cubic || s_quant != quantized || (h[3] & ~3u)) {
+    t->wide = h[3] & SC_FLAG_WIDE;
+    if (s_cubic != cubic || s_quant != quantized || (h[3] & ~7u)) {
         fail(c->err, c->err_size, "header flags 0x%02x do not match this codec (cubic %d, quantised %d)", h[3],
              cubic, quantized);
         return false;
@@ -250,9 +277,14 @@ static bool parse_header(parse_ctx *c, bool cubic, bool quantized)
     double fps;
     read_u32(&c->r, &frames);
     read_f64(&c->r, &fps);
-    if (frames < 1 || frames > 65536 || !(fps > 0) || !isfinite(fps)) {
-        fail(c->err, c->err_size, "header: %u frames at %g fps is not a clip (1 to 65536 frames, fps above 0)",
-             frames, fps);
+    if (frames < 1 || frames > LIMIT_FRAMES_MAX || !(fps > 0) || !isfinite(fps)) {
+        fail(c->err, c->err_size, "header: %u frames at %g fps is not a clip (1 to %d frames, fps above 0)", frames,
+             fps, LIMIT_FRAMES_MAX);
+        return false;
+    }
+    if (t->wide != (frames > SC_NARROW_FRAMES_MAX)) { /* one layout per length: a stream has one spelling */
+        fail(c->err, c->err_size, "header: %u frames in the %s layout (wide exactly above %d frames)", frames,
+             t->wide ? "wide" : "narrow", SC_NARROW_FRAMES_MAX);
         return false;
     }
     t->frame_count = (int)frames;

@@ -11,10 +11,13 @@
 #include "../core/clip.h"
 #include "study_container.h"
 
+/* A key's frame: 16 bits in the study's layout, 32 in the wide one. */
+typedef uint32_t key_frame;
+
 typedef struct parsed_track {
     bool is_constant;
-    int count;        /* keys; 1 when constant */
-    uint16_t *frames; /* count frame indices (constant: {0}) */
+    int count;         /* keys; 1 when constant */
+    key_frame *frames; /* count frame indices (constant: {0}) */
     double *values;   /* decoded: count (scalar) or count * 4 (rotation) */
     uint16_t *codes;  /* quantised scalar: the stored codes, else NULL */
     double lo, range; /* quantised scalar: the stored range */
@@ -23,7 +26,7 @@ typedef struct parsed_track {
 typedef struct track_set {
     int bone_count, frame_count;
     double fps; /* 0 when the layout does not store it (the study's) */
-    bool cubic, quantized;
+    bool cubic, quantized, wide;
     parsed_track *scalars;   /* bone_count * 6, id order */
     parsed_track *rotations; /* bone_count */
 } track_set;

@@ -11,10 +11,11 @@
 #include <stddef.h>
 
 #define LIMIT_FRAMES_MIN 2
-#define LIMIT_FRAMES_MAX 65535           /* the study's container: 16-bit frame indices and key counts */
+#define LIMIT_FRAMES_MAX 4194304         /* 9.7 hours at 120 Hz; the study's layout holds 65,535 (the -sc rows all) */
 #define LIMIT_JOINTS_MAX 4096
 #define LIMIT_DEPTH_MAX 256
 #define LIMIT_JOINT_SAMPLES_MAX 1048576  /* frames x joints: 80 MiB per clip; `run` peaks near 1.1 GB here */
+#define LIMIT_JOINT_SAMPLES_ENCODE_MAX 16777216 /* `encode` alone: 1.25 GiB per clip, one copy of it and a view */
 #define LIMIT_RATE_MIN_HZ 0.1
 #define LIMIT_RATE_MAX_HZ 10000.0
 #define LIMIT_BVH_FILE_BYTES (1ull << 30) /* 1 GiB, read as a stream */
@@ -26,5 +27,12 @@
  * before any cast) of `joints` at `rate_hz` is within the limits; otherwise
  * -1 with the broken limit in err ("65537 frames: at most 65536 ..."). */
 int clip_limits_check(double frames, double joints, double rate_hz, char *err, size_t err_size);
+
+/* The joint-sample limit clip_limits_check applies: LIMIT_JOINT_SAMPLES_MAX
+ * for everything that measures a clip (it holds about 13 copies of it), or
+ * LIMIT_JOINT_SAMPLES_ENCODE_MAX, which `animbench encode` sets before it
+ * loads anything (it holds the clip, a channel view and the stream).  Set
+ * once, before threads start. */
+void clip_limits_set_joint_samples(long max);
 
 #endif

@@ -363,14 +363,14 @@ typedef struct scalar_playback {
     int tracks;
     const int *animated; /* indices of the animated channels */
     int animated_count;
-    uint16_t *cursor;
+    int *cursor;
     double *out;
     const double *times;
     unsigned mask, next;
     double sink;
 } scalar_playback;
 
-static inline double lerp_keys(const uint16_t *f, const double *v, int c, double t)
+static inline double lerp_keys(const key_frame *f, const double *v, int c, double t)
 {
     return v[c] + (v[c + 1] - v[c]) * ((t - f[c]) / (f[c + 1] - f[c]));
 }
@@ -386,7 +386,7 @@ HOT_KERNEL static void playback_binary(void *payload, size_t reps)
         memcpy(p->out, p->s->all_constant, (size_t)p->tracks * sizeof *p->out);
         for (int a = 0; a < p->animated_count; a++) {
             const int k = p->animated[a];
-            const uint16_t *f = p->s->frames + p->s->all_offset[k];
+            const key_frame *f = p->s->frames + p->s->all_offset[k];
             p->out[k] = lerp_keys(f, p->s->values + p->s->all_offset[k], track_find_pair(f, p->s->all_count[k], t), t);
         }
         p->sink += p->out[0];
@@ -404,13 +404,13 @@ HOT_KERNEL static void playback_cursor(void *payload, size_t reps)
         memcpy(p->out, p->s->all_constant, (size_t)p->tracks * sizeof *p->out);
         for (int a = 0; a < p->animated_count; a++) {
             const int k = p->animated[a], n = p->s->all_count[k];
-            const uint16_t *f = p->s->frames + p->s->all_offset[k];
+            const key_frame *f = p->s->frames + p->s->all_offset[k];
             int c = p->cursor[k];
             if (f[c] > t)
                 c = 0;
             while (c + 2 < n && f[c + 1] <= t)
                 c++;
-            p->cursor[k] = (uint16_t)c;
+            p->cursor[k] = c;
             p->out[k] = lerp_keys(f, p->s->values + p->s->all_offset[k], c, t);
         }
         p->sink += p->out[0];
@@ -439,7 +439,7 @@ int study_timings_print_playback(FILE *out, const study_timing_input *in, char *
     const track_sampler *ts = track_codec_sampler_tracks(s);
     const int tracks = clip->rig->bone_count * 6;
     double *times = malloc(STUDY_TIME_COUNT * sizeof *times), *vals = malloc((size_t)tracks * sizeof *vals);
-    uint16_t *cursor = calloc((size_t)tracks, sizeof *cursor);
+    int *cursor = calloc((size_t)tracks, sizeof *cursor);
     int *animated = calloc((size_t)tracks, sizeof *animated), animated_count = 0;
     for (int k = 0; k < tracks; k++)
         if (ts->all_count[k])

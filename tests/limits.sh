@@ -39,23 +39,23 @@ expect 0 "bytes " -- "$bin" run --clip walk --codec cubic
 
 # Finding 1: a 14 kB BVH of 400 joints without CHANNELS and a million frames
 # (24 GB RSS before); the same 400 joints at 65,535 frames (joint-sample limit).
-expect 2 "expected a frame count from 2 to 65535, found '1000000'" -- \
+expect 2 "1000000 frames of 400 joints: 400000000 joint-samples, over the limit of 1048576" -- \
   "$bin" run --clip $bad/no_channels_million_frames.bvh --codec raw
 expect 2 "26214000 joint-samples, over the limit of 1048576" -- \
   "$bin" run --clip $bad/no_channels_joint_samples.bvh --codec raw
 
 # Finding 2: one flag (14 GB, 5 GB, undefined behaviour before).
-expect 2 "6000000 frames: a clip has 2 to 65535" -- "$bin" run --clip walk --codec cubic --walk-seconds 100000
-expect 2 "300000 frames: a clip has 2 to 65535" -- "$bin" run --clip walk --codec cubic --fps 100000
-expect 2 "30000000000 frames: a clip has 2 to 65535" -- "$bin" run --clip walk --codec cubic --fps 1e10
+expect 2 "6000000 frames: a clip has 2 to 4194304" -- "$bin" run --clip walk --codec cubic --walk-seconds 100000
+expect 2 "100000 frames per second: a clip's rate is 0.1 to 10000 Hz" -- "$bin" run --clip walk --codec cubic --fps 100000
+expect 2 "30000000000 frames: a clip has 2 to 4194304" -- "$bin" run --clip walk --codec cubic --fps 1e10
 expect 2 "frames per second: a clip's rate is 0.1 to 10000 Hz" -- \
   "$bin" run --clip jump --codec cubic --fps 20000 --jump-seconds 1
-expect 2 "6000000 frames: a clip has 2 to 65535" -- "$bin" tables --walk-seconds 100000
+expect 2 "6000000 frames: a clip has 2 to 4194304" -- "$bin" tables --walk-seconds 100000
 
 # Finding 6: a frame time of 1e-300 and one that underflows.
 expect 2 "expected a frame time from 0.0001 to 10 seconds" -- "$bin" run --clip $bad/frame_time_tiny.bvh --codec raw
 expect 2 "found '1e-320'" -- "$bin" run --clip $bad/frame_time_denormal.bvh --codec raw
-expect 2 "expected a frame count from 2 to 65535, found '1'" -- "$bin" run --clip $bad/one_frame.bvh --codec raw
+expect 2 "expected a frame count from 2 to 4194304, found '1'" -- "$bin" run --clip $bad/one_frame.bvh --codec raw
 
 # Finding 7: files read whole.  A 2 GB sparse file is refused by its size, a
 # link to /dev/zero by its type, both before reading a byte.

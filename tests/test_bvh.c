@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "../codecs/codec.h"
+#include "../codecs/study_container.h"
 #include "../core/fk.h"
 #include "../core/limits.h"
 #include "../core/quat.h"
@@ -245,14 +246,17 @@ static void test_acl_sjson(void **state)
 }
 
 /* The study's container stores frame indices in 16 bits: 65,536 frames
- * fit, 65,537 get a clear error from the codec. */
+ * fit, 65,537 get a clear error from the codec that names its -sc twin.
+ * The twin writes the same records with 32-bit indices past 65,535 frames
+ * (header flag 4) and its decoder gives back the encoder's reconstruction,
+ * up to float32; at 65,535 frames the stream stays narrow. */
 static void test_container_frame_limit(void **state)
 {
     (void)state;
     anim_rig *rig = rig_create(1);
     strcpy(rig->names[0], "root");
     rig->parents[0] = -1;
-    for (int frames = 65536; frames <= 65537; frames++) {
+    for (int frames = 65535; frames <= 65537; frames++) {
         anim_clip *c = clip_create_rest(rig, frames, 30);
         for (int f = 0; f < frames; f++)
             clip_pos_channel(c, 0, 0)[f] = sin(f * 0.01);
@@ -264,12 +268,33 @@ static void test_container_frame_limit(void **state)
         codec_output_init(&out);
         char err[256] = "";
         const int rc = cod->ops->encode(cod, &in, &p, &out, err, sizeof err);
-        if (frames == 65536)
+        if (frames <= 65536)
             assert_int_equal(rc, 0);
         else {
             assert_int_not_equal(rc, 0);
             assert_non_null(strstr(err, "16-bit"));
+            assert_non_null(strstr(err, "use linear-sc"));
         }
+        codec_output_free(&out);
+        const codec *wide = codec_find("linear-sc");
+        codec_output_init(&out);
+        assert_int_equal(wide->ops->encode(wide, &in, &p, &out, err, sizeof err), 0);
+        assert_int_equal(out.bytes.data[3], frames > 65535 ? SC_FLAG_WIDE : 0); /* linear, float, wide or not */
+        anim_clip *back = wide->ops->decode(wide, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        assert_non_null(back);
+        assert_int_equal(back->frame_count, frames);
+        const double *x = clip_pos_channel(back, 0, 0), *want = clip_pos_channel(out.encoder_recon, 0, 0);
+        for (int f = 0; f < frames; f++)
+            assert_true(fabs(x[f] - want[f]) < 1e-6); /* keys stored as float32 */
+        codec_sampler *s = wide->ops->sampler_create(wide, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        assert_non_null(s);
+        for (int f = frames - 3; f < frames; f++) { /* keys past 65,535 */
+            double pose[10];
+            wide->ops->sample(s, f, pose);
+            assert_true(pose[0] == x[f]);
+        }
+        wide->ops->sampler_free(s);
+        clip_free(back);
         codec_output_free(&out);
         channels_free(v);
         clip_free(c);
@@ -391,19 +416,27 @@ static int parse_text(const char *text, char *err, size_t err_size)
 }
 
 /* README's limits, each at the limit and one past it, through the importer:
- * frames 2..65,535, joints 4,096, depth 256, frame time 1e-4..10 s; the
+ * frames 2..4,194,304, joints 4,096, depth 256, frame time 1e-4..10 s; the
  * joint-sample budget (1,048,576) by its one check.  A file that declares
  * more than it holds is refused before anything is allocated. */
 static void test_limits_at_the_edge(void **state)
 {
     (void)state;
     char err[512];
-    char *t = chain_bvh(1, 65535, 0);
-    assert_int_equal(parse_text(t, err, sizeof err), 0);
-    free(t);
-    t = chain_bvh(1, 65536, 0);
+    /* frames: 4,194,304 pass the frame limit (the joint-sample limit of the
+     * measuring commands stops one joint at 1,048,576; `encode`'s does not) */
+    assert_int_equal(clip_limits_check(1048576, 1, 30, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(1048577, 1, 30, err, sizeof err), 0);
+    assert_non_null(strstr(err, "over the limit of 1048576"));
+    clip_limits_set_joint_samples(LIMIT_JOINT_SAMPLES_ENCODE_MAX);
+    assert_int_equal(clip_limits_check(4194304, 4, 30, err, sizeof err), 0); /* 16,777,216 exactly */
+    assert_int_not_equal(clip_limits_check(4194304, 5, 30, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(4194305, 1, 30, err, sizeof err), 0);
+    assert_non_null(strstr(err, "4194305 frames: a clip has 2 to 4194304"));
+    clip_limits_set_joint_samples(LIMIT_JOINT_SAMPLES_MAX);
+    char *t = chain_bvh(1, 4194305, 0);
     assert_int_not_equal(parse_text(t, err, sizeof err), 0);
-    assert_non_null(strstr(err, "expected a frame count from 2 to 65535, found '65536'"));
+    assert_non_null(strstr(err, "expected a frame count from 2 to 4194304, found '4194305'"));
     free(t);
     t = chain_bvh(1, 2, 0);
     assert_int_equal(parse_text(t, err, sizeof err), 0);
@@ -442,8 +475,9 @@ static void test_limits_at_the_edge(void **state)
         else
             assert_non_null(strstr(err, "expected a frame time from 0.0001 to 10 seconds"));
     }
-    /* the joint-sample budget: 16 joints x 65,536 frames would be exactly it; 65,535 frames fit */
-    assert_int_equal(clip_limits_check(65535, 16, 30, err, sizeof err), 0);
+    /* the joint-sample budget: 16 joints x 65,536 frames is exactly it */
+    assert_int_equal(clip_limits_check(65536, 16, 30, err, sizeof err), 0);
+    assert_int_not_equal(clip_limits_check(65537, 16, 30, err, sizeof err), 0);
     assert_int_equal(clip_limits_check(1024, 1024, 30, err, sizeof err), 0); /* 1,048,576 exactly */
     assert_int_not_equal(clip_limits_check(1025, 1024, 30, err, sizeof err), 0);
     assert_non_null(strstr(err, "1049600 joint-samples, over the limit of 1048576"));

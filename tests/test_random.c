@@ -34,7 +34,7 @@ static void test_parameters(void **state)
     assert_int_equal(p.seed, 7);
     assert_int_equal(p.branching, 2);
     assert_int_equal(p.depth, 5);
-    const char *bad[] = {"random:bonez=3", "random:bones=0", "random:bones=2.5", "random:frames=65536",
+    const char *bad[] = {"random:bonez=3", "random:bones=0", "random:bones=2.5", "random:frames=4194305",
                          "random:rate=0x10", "random:seed", "random:seed=-1"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (random_clip_parse(bad[i], &p, err, sizeof err) == 0)

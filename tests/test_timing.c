@@ -69,7 +69,7 @@ static void test_time_patterns(void **state)
 static void test_find_pair_matches_scan(void **state)
 {
     (void)state;
-    const uint16_t f[] = {0, 1, 4, 5, 9, 20, 21, 22, 40, 77, 78, 100};
+    const key_frame f[] = {0, 1, 4, 5, 9, 20, 21, 22, 40, 77, 78, 100};
     for (int n = 2; n <= 12; n++)
         for (double t = 0; t <= f[n - 1]; t += 0.25) {
             int expect = 0;
