@@ -49,6 +49,7 @@ typedef struct codec_params {
 typedef struct codec_input {
     const anim_clip *clip;
     const channel_view *view; /* the study's channel view of clip */
+    bool encode_only;         /* only the bytes are wanted: encoder_recon and key_frames may stay NULL */
 } codec_input;
 
 typedef struct codec_output {

@@ -27,6 +27,9 @@ typedef struct plan_options {
      * flipped components anyway.  true: flip each dequantised key back to
      * the hemisphere of the key before it (our self-contained rows). */
     bool realign_quantized;
+    /* false: the caller wants only the keys and codes (animbench encode),
+     * so no encoder_recon is built (a whole clip's memory). */
+    bool reconstruct;
 } plan_options;
 
 typedef struct planned_scalar {
@@ -50,11 +53,11 @@ typedef struct study_plan {
     plan_options options;
     planned_scalar *scalars;   /* view->scalar_count */
     planned_rotation *rotations; /* view->rotation_count */
-    anim_clip *encoder_recon;  /* the study's `dec` */
+    anim_clip *encoder_recon;  /* the study's `dec`; NULL unless options.reconstruct */
     long keys_scalar, keys_rotation;
     int constant_scalars, constant_rotations;
-    int *key_storage;
-    uint16_t *code_storage;
+    int *key_storage;       /* every track's keys, sized to what the tracks keep */
+    uint16_t *code_storage; /* every quantised scalar key's code */
 } study_plan;
 
 /* The angular tolerance the study derives from a distance tolerance through

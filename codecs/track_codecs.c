@@ -21,7 +21,7 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     const track_codec_config *cfg = c->config;
     const plan_options o = {cfg->reduce_keys,  p->tol_mm / 1000, study_tolerance_deg(p->tol_mm, p->lever_m),
                             cfg->cubic,        cfg->quantize,    cfg->drop_constant,
-                            cfg->layout == LAYOUT_SELF_CONTAINED};
+                            cfg->layout == LAYOUT_SELF_CONTAINED, !in->encode_only};
     study_plan *plan = study_plan_create(in->view, &o);
     if (!plan) {
         snprintf(err, err_size, "out of memory while planning");

@@ -72,7 +72,7 @@ int cmd_export(int argc, char **argv)
         view = channels_create(clip);
         codec_output enc;
         codec_output_init(&enc);
-        const codec_input in = {clip, view};
+        const codec_input in = {clip, view, false};
         if (!view || c->ops->encode(c, &in, &params, &enc, err, sizeof err) != 0 ||
             !(decoded = c->ops->decode(c, enc.bytes.data, enc.bytes.size, clip->rig, err, sizeof err))) {
             fprintf(stderr, "animbench export: %s: %s\n", codec_name, err);

@@ -11,6 +11,7 @@ int cmd_export(int argc, char **argv);
 int cmd_match(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_compare(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_summary(int argc, char **argv);
+int cmd_encode(int argc, char **argv);
 int cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_table(int argc, char **argv);
 

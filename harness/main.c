@@ -18,6 +18,7 @@ static int usage(FILE *out)
             "  run --clip NAME --codec NAME [--tol-mm X] [--json FILE]  measure one point\n"
             "  sweep FILE [--force] [--keep-going] [--shard I/N]        run a sweep definition (or a part)\n"
             "  merge SHARD... --out FILE                                join a sharded sweep's files\n"
+            "  encode --clip NAME --codec NAME [--out FILE] [--verify]  encode only (long clips): bytes, time, memory\n"
             "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n"
             "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n"
             "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
@@ -77,6 +78,8 @@ int main(int argc, char **argv)
         return cmd_match(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "compare") == 0)
         return cmd_compare(argc - 2, argv + 2, argc, argv);
+    if (strcmp(argv[1], "encode") == 0)
+        return cmd_encode(argc - 2, argv + 2);
     if (strcmp(argv[1], "merge") == 0)
         return cmd_merge(argc - 2, argv + 2, argc, argv);
     if (strcmp(argv[1], "summary") == 0)

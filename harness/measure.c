@@ -115,7 +115,7 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
     out->codec = c;
     out->params = *p;
     const anim_clip *clip = mc->source->clip;
-    const codec_input in = {clip, mc->view};
+    const codec_input in = {clip, mc->view, false};
     codec_output enc;
     codec_output_init(&enc);
     char msg[256] = "";

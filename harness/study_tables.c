@@ -262,7 +262,7 @@ static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
 
 static plan_options options_at(const tables_ctx *c, double tol_mm, bool cubic, bool quant, bool drop)
 {
-    plan_options o = {true, tol_mm / 1000, study_tolerance_deg(tol_mm, c->s->lever_m), cubic, quant, drop, false};
+    plan_options o = {true, tol_mm / 1000, study_tolerance_deg(tol_mm, c->s->lever_m), cubic, quant, drop, false, true};
     return o;
 }
 
@@ -338,7 +338,7 @@ static double keys_per_track_second(const study_plan *p, int animated, double se
 static void technique_options(const tables_ctx *c, plan_options rows[8])
 {
     const double tol = c->s->tol_mm;
-    const plan_options all_keys = {false, 0, 0, false, false, true, false};
+    const plan_options all_keys = {false, 0, 0, false, false, true, false, true};
     rows[2] = all_keys;
     rows[3] = options_at(c, tol, false, false, false);
     rows[4] = options_at(c, tol, false, false, true);

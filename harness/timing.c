@@ -166,7 +166,7 @@ int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, c
     memset(out, 0, sizeof *out);
     const anim_clip *clip = mc->source->clip;
     const anim_rig *rig = clip->rig;
-    const codec_input in = {clip, mc->view};
+    const codec_input in = {clip, mc->view, false};
     codec_output enc;
     codec_output_init(&enc);
     char msg[256] = "";
@@ -424,7 +424,7 @@ int study_timings_print_playback(FILE *out, const study_timing_input *in, char *
     const anim_clip *clip = in->walk->source->clip;
     const codec *c = codec_find("cubic");
     const codec_params p = {in->tol_mm, in->lever_m, 2, {0}};
-    const codec_input ci = {clip, in->walk->view};
+    const codec_input ci = {clip, in->walk->view, false};
     codec_output enc;
     codec_output_init(&enc);
     char msg[256] = "";

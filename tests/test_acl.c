@@ -82,7 +82,7 @@ static void test_scale_mapping(void **state)
     const codec *c = acl_or_skip("acl");
     measured_clip *m = load("jump", NULL);
     const anim_clip *clip = m->source->clip;
-    const codec_input in = {clip, m->view};
+    const codec_input in = {clip, m->view, false};
     const codec_params p = {0.1, 0.35, 1, {0}};
     codec_output out;
     codec_output_init(&out);
@@ -112,7 +112,7 @@ static void test_other_rig_refused(void **state)
     (void)state;
     const codec *c = acl_or_skip("acl");
     measured_clip *m = load("walk", NULL);
-    const codec_input in = {m->source->clip, m->view};
+    const codec_input in = {m->source->clip, m->view, false};
     const codec_params p = {1, 0.35, 1, {0}};
     codec_output out;
     codec_output_init(&out);
@@ -136,7 +136,7 @@ static void test_bad_precision(void **state)
     (void)state;
     const codec *c = acl_or_skip("acl");
     measured_clip *m = load("walk", NULL);
-    const codec_input in = {m->source->clip, m->view};
+    const codec_input in = {m->source->clip, m->view, false};
     const double bad[] = {0, -1, NAN, INFINITY};
     for (int i = 0; i < 4; i++) {
         const codec_params p = {bad[i], 0.35, 1, {0}};
@@ -181,7 +181,7 @@ static void test_bytes_match_independent_acl_run(void **state)
         clip_params cp = CLIP_DEFAULTS;
         cp.unit_m = expect[i].unit_m;
         measured_clip *m = load(expect[i].file, &cp);
-        const codec_input in = {m->source->clip, m->view};
+        const codec_input in = {m->source->clip, m->view, false};
         const codec_params p = {expect[i].precision_mm, 0.35, 1, {0}};
         codec_output out;
         codec_output_init(&out);

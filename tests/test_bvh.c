@@ -262,7 +262,7 @@ static void test_container_frame_limit(void **state)
             clip_pos_channel(c, 0, 0)[f] = sin(f * 0.01);
         channel_view *v = channels_create(c);
         const codec *cod = codec_find("linear");
-        const codec_input in = {c, v};
+        const codec_input in = {c, v, false};
         const codec_params p = {1, 0.35, 2, {0}};
         codec_output out;
         codec_output_init(&out);

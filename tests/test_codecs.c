@@ -33,7 +33,7 @@ static measured_clip *load(const char *name, double seconds)
 
 static codec_output encode(const measured_clip *m, const codec *c, double tol_mm)
 {
-    const codec_input in = {m->source->clip, m->view};
+    const codec_input in = {m->source->clip, m->view, false};
     const codec_params p = {tol_mm, 0.35, 3, {0}};
     codec_output out;
     codec_output_init(&out);
@@ -254,7 +254,7 @@ static void test_encoders_never_emit_undecodable_bytes(void **state)
     rig->parents[0] = -1;
     anim_clip *clip = clip_create_rest(rig, 2, 30);
     channel_view *view = channels_create(clip);
-    const codec_input in = {clip, view};
+    const codec_input in = {clip, view, false};
     char err[256] = "";
     codec_output out;
     const codec *nth = codec_find("every-nth");

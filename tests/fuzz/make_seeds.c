@@ -26,7 +26,7 @@ static const char IMPORTED[] =
 static int write_seeds(const char *folder, const anim_clip *clip, int rig_index, const char *rig_name)
 {
     channel_view *view = channels_create(clip);
-    const codec_input in = {clip, view};
+    const codec_input in = {clip, view, false};
     for (int i = 0; i < codec_count(); i++) {
         const codec *c = codec_at(i);
         if ((c->flags & CODEC_UNAVAILABLE) || strncmp(c->name, "acl", 3) == 0)
