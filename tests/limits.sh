@@ -148,5 +148,19 @@ if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\37
 expect 0 "decode cost on random:bones=4,frames=20 (20 frames, 4 bones)" -- \
   "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
 
+# Issue 13: the measuring commands stop at 1,048,576 joint-samples and name
+# the encode-only path; encode takes 16,777,216 and refuses more, before
+# allocating; a long clip through a study-layout row names its -sc twin.
+expect 2 "1200000 joint-samples, over the limit of 1048576" -- "$bin" run --clip random:bones=2,frames=600000 --codec raw
+expect 2 "\`animbench encode\` alone takes up to 16,777,216" -- "$bin" run --clip random:bones=2,frames=600000 --codec raw
+expect 2 "17000000 joint-samples, over the limit of 16777216" -- \
+  "$bin" encode --clip random:bones=17,frames=1000000 --codec cubic-sc
+expect 1 "use cubic-sc, its self-contained row" -- "$bin" encode --clip random:bones=1,frames=70000 --codec cubic
+expect 0 "verify  decoded by the decoder alone: 70000 frames" -- \
+  "$bin" encode --clip random:bones=1,frames=70000 --codec cubic-sc --verify --out "$tmp/long.bin"
+if [ -s "$tmp/long.bin" ] && [ "$(head -c 4 "$tmp/long.bin" | od -An -tx1 | tr -d ' ')" = "41420105" ]; then
+  passed=$((passed + 1)); else failed=$((failed + 1)); echo "limits: FAILED: encode --out did not write a wide cubic stream"; fi
+expect 2 "is a folder" -- "$bin" encode --clip walk --codec cubic --out "$tmp"
+
 echo "limits: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
