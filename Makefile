@@ -45,7 +45,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus scale deps clean
+.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus scale cluster-speedup deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -190,6 +190,13 @@ corpus: deps $(BIN)
 # results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (a few minutes).
 scale: deps $(BIN)
 	@scripts/scale.sh $(BIN)
+
+# The speed-up of a sharded sweep (1, 2, 4 shards) on a one-node Slurm started for it, against
+# one process: results/cluster_speedup.md (about 6 minutes; needs slurm-wlm and munge, and the
+# Bandai data).
+cluster-speedup: export ANIMBENCH_NEED_SLURM = 1
+cluster-speedup: deps $(BIN)
+	@scripts/slurm/speedup.sh $(BIN)
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six
 # Bandai Namco clips: results/acl_compare.md (a few minutes; skipped when ACL is not built).
