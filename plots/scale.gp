@@ -5,6 +5,8 @@ tsv = ARG1
 out = ARG2
 codecs = ARG3
 set datafile separator "\t"
+# one series' and codec's rows alone, so that its points join into a line
+rows(series, codec) = sprintf("< awk -F'\t' '$1 == \"%s\" && $3 == \"%s\"' '%s'", series, codec, tsv)
 set logscale xy
 set format y "%g"
 set grid xtics ytics lc rgb "#dddddd"
@@ -19,7 +21,7 @@ do for [series in "frames bones"] {
       set xlabel series eq "frames" ? "frames (31 bones, 120 Hz)" : "bones (1,000 frames)"
       set ylabel sprintf("%s time of the whole clip, ms (median of 3, log)", what)
       set title sprintf("%s time against %s (random clips; a slope of 1 is linear)", what, series) noenhanced
-      plot for [i=1:words(codecs)] tsv using (strcol(1) eq series && strcol(3) eq word(codecs, i) ? $2 : NaN):(column(col) / 1e6) \
+      plot for [i=1:words(codecs)] rows(series, word(codecs, i)) using 2:(column(col) / 1e6) \
         with linespoints lw 2 pt (i % 13 + 1) lc i title word(codecs, i)
     }
   }

@@ -94,4 +94,5 @@ mv "$tmp" "$long"
 } >results/scale_slopes.md.tmp && mv results/scale_slopes.md.tmp results/scale_slopes.md
 mkdir -p results/figures
 gnuplot -c plots/scale.gp "$tsv" results/figures "$(tr ',' ' ' <<<"$codecs")"
+gnuplot -c plots/scale_long.gp "$long" results/figures "$long_codecs"
 cat results/scale_slopes.md
