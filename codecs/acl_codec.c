@@ -188,8 +188,10 @@ static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, cons
     if (!s)
         return NULL;
     const int frames = acl_shim_frames(s->reader);
-    if (frames > ACL_DECODE_FRAMES_MAX) {
-        snprintf(err, err_size, "acl stream holds %d frames, more than the %d a decoded clip may have", frames, ACL_DECODE_FRAMES_MAX);
+    if (frames > ACL_DECODE_FRAMES_MAX || clip_limits_check_decoded(frames, rig->bone_count, err, err_size) != 0) {
+        if (frames > ACL_DECODE_FRAMES_MAX)
+            snprintf(err, err_size, "acl stream holds %d frames, more than the %d a decoded clip may have", frames,
+                     ACL_DECODE_FRAMES_MAX);
         sampler_free(s);
         return NULL;
     }

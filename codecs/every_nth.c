@@ -122,6 +122,10 @@ static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, cons
                          size_t err_size)
 {
     codec_sampler *s = sampler_create(c, bytes, size, rig, err, err_size);
+    if (s && clip_limits_check_decoded(s->frames, rig->bone_count, err, err_size) != 0) {
+        sampler_free(s); /* a long step makes a short stream of a long clip */
+        return NULL;
+    }
     anim_clip *clip = s ? clip_create_rest(rig, s->frames, s->fps) : NULL;
     double *pose = s ? malloc((size_t)rig->bone_count * POSE_STRIDE * sizeof *pose) : NULL;
     if (clip && pose)

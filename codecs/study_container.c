@@ -164,8 +164,8 @@ const char *container_status_message(container_status s)
     case CONTAINER_NO_MEMORY:
         return "out of memory";
     case CONTAINER_TOO_MANY_FRAMES:
-        return "a frame index or key count does not fit the study's 16-bit field (a clip of over 65,535 frames): "
-               "the self-contained rows (-sc) write such a clip with 32-bit indices";
+        return "a frame index or key count above 65,535 does not fit the study's 16-bit fields (a clip of over "
+               "65,535 frames, or 65,536 frames all kept)";
     case CONTAINER_TOO_MANY_CHANNELS:
         return "a channel id does not fit the container's 16-bit field (rig over 10,922 bones)";
     }

@@ -32,8 +32,9 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
         char twin[64];
         snprintf(twin, sizeof twin, "%s-sc", c->name);
         const bool has_twin = st == CONTAINER_TOO_MANY_FRAMES && codec_find(twin);
-        snprintf(err, err_size, "%s%s%s%s", container_status_message(st), has_twin ? ": use " : "",
-                 has_twin ? twin : "", has_twin ? ", its self-contained row" : "");
+        snprintf(err, err_size, "%s%s%s%s", container_status_message(st),
+                 has_twin ? ": use " : st == CONTAINER_TOO_MANY_FRAMES ? "; this row has no self-contained twin (the -sc rows write 32-bit indices)" : "",
+                 has_twin ? twin : "", has_twin ? ", its self-contained row, which writes 32-bit indices" : "");
         study_plan_free(plan);
         return -1;
     }

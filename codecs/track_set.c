@@ -104,7 +104,8 @@ static bool read_header_fields(parse_ctx *c, int expected_id, int *count, int tr
     if (!read_u16(&c->r, &id) || !read_index(c, &n))
         return truncated(c, "the record header", track);
     if (id != expected_id) {
-        fail(c->err, c->err_size, "record %d: id %u, expected %d (offset %zu)", track, id, expected_id, c->r.pos - 4);
+        fail(c->err, c->err_size, "record %d: id %u, expected %d (offset %zu)", track, id, expected_id,
+             c->r.pos - 2 - index_bytes(c));
         return false;
     }
     if (n == 0 || n > LIMIT_FRAMES_MAX) {
@@ -282,6 +283,16 @@ static bool parse_header(parse_ctx *c, bool cubic, bool quantized)
              fps, LIMIT_FRAMES_MAX);
         return false;
     }
+    char why[256];
+    if (!(fps >= LIMIT_RATE_MIN_HZ && fps <= LIMIT_RATE_MAX_HZ)) {
+        fail(c->err, c->err_size, "header: %g fps: a clip's rate is %g to %g Hz", fps, LIMIT_RATE_MIN_HZ,
+             LIMIT_RATE_MAX_HZ);
+        return false;
+    }
+    if (clip_limits_check_decoded(frames, t->bone_count, why, sizeof why) != 0) {
+        fail(c->err, c->err_size, "header: %s", why);
+        return false;
+    }
     if (t->wide != (frames > SC_NARROW_FRAMES_MAX)) { /* one layout per length: a stream has one spelling */
         fail(c->err, c->err_size, "header: %u frames in the %s layout (wide exactly above %d frames)", frames,
              t->wide ? "wide" : "narrow", SC_NARROW_FRAMES_MAX);
@@ -315,6 +326,11 @@ static bool settle_frame_count(parse_ctx *c)
         fail(c->err, c->err_size,
              "every track is constant: the study's layout does not store the frame count, so the clip "
              "length cannot be decoded");
+        return false;
+    }
+    char why[256];
+    if (clip_limits_check_decoded(t->frame_count, t->bone_count, why, sizeof why) != 0) {
+        fail(c->err, c->err_size, "%s", why);
         return false;
     }
     return true;

@@ -10,6 +10,20 @@ void clip_limits_set_joint_samples(long max)
     joint_samples_max = max;
 }
 
+int clip_limits_check_decoded(double frames, int joints, char *err, size_t err_size)
+{
+    if (!(frames >= 1 && frames <= LIMIT_FRAMES_MAX)) {
+        snprintf(err, err_size, "the stream describes %.15g frames: a decoded clip has 1 to %d", frames, LIMIT_FRAMES_MAX);
+        return -1;
+    }
+    if (frames * joints > (double)joint_samples_max) {
+        snprintf(err, err_size, "the stream describes %.0f frames of %d joints: %.0f joint-samples, over the limit of %ld",
+                 frames, joints, frames * joints, joint_samples_max);
+        return -1;
+    }
+    return 0;
+}
+
 int clip_limits_check(double frames, double joints, double rate_hz, char *err, size_t err_size)
 {
     if (!(frames >= LIMIT_FRAMES_MIN && frames <= LIMIT_FRAMES_MAX) || frames != floor(frames)) {

@@ -35,4 +35,10 @@ int clip_limits_check(double frames, double joints, double rate_hz, char *err, s
  * once, before threads start. */
 void clip_limits_set_joint_samples(long max);
 
+/* For a decoder, before it allocates the clip a stream describes: 0 when
+ * `frames` of `joints` stay within the frame limit and the joint-sample
+ * limit in force; otherwise -1 with why.  A few bytes can describe a long
+ * clip (two keys per track), so the stream's size bounds nothing. */
+int clip_limits_check_decoded(double frames, int joints, char *err, size_t err_size);
+
 #endif

@@ -4,7 +4,8 @@
  * long to measure (up to LIMIT_JOINT_SAMPLES_ENCODE_MAX joint-samples) and
  * the one `make scale` times for long clips.  --verify decodes the stream
  * with the decoder alone (one more clip in memory) and reports how far the
- * decoded local channels are from the clip's. */
+ * decoded local channels are from the clip's; the stream is written after
+ * that, so a stream that does not decode is never written. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,8 +60,12 @@ static void local_difference(const anim_clip *a, const anim_clip *b, double *pos
         }
     for (int j = 0; j < a->rig->bone_count; j++) {
         const double *qa = clip_rot_track(a, j), *qb = clip_rot_track(b, j);
-        for (int f = 0; f < n; f++)
-            *deg = fmax(*deg, quat_angle_deg(qa + (size_t)f * 4, qb + (size_t)f * 4));
+        for (int f = 0; f < n; f++) { /* as the metrics do: a stored quaternion is a few ulps off unit */
+            double ua[4], ub[4];
+            quat_normalize(qa + (size_t)f * 4, ua);
+            quat_normalize(qb + (size_t)f * 4, ub);
+            *deg = fmax(*deg, quat_angle_deg(ua, ub));
+        }
     }
 }
 
@@ -85,7 +90,7 @@ int cmd_encode(int argc, char **argv)
         fprintf(stderr, "animbench encode: needs --clip and --codec\n%s", ENCODE_USAGE);
         return 2;
     }
-    if (results_check_output("encode", out_path, 0) != 0)
+    if (results_check_output("encode", out_path, 1) != 0) /* never over a sweep's results */
         return 2;
     const codec *c = codec_find(codec_name);
     if (!c) {
@@ -139,11 +144,6 @@ int cmd_encode(int argc, char **argv)
         printf("time    load %.3f s, encode %.6f s (channel view included, one thread)\n", t_encode - t_load,
                t_done - t_encode);
     }
-    if (rc == 0 && out_path && write_file_atomic(out_path, (const char *)enc.bytes.data, enc.bytes.size, err,
-                                                 sizeof err) != 0) {
-        fprintf(stderr, "animbench encode: %s\n", err);
-        rc = 1;
-    }
     const long rss_encode = peak_rss_kib();
     if (rc == 0)
         printf("memory  peak RSS %.1f MB after encoding, %.2f x the clip\n", rss_encode * 1024 / 1e6,
@@ -161,6 +161,11 @@ int cmd_encode(int argc, char **argv)
                    "scale %.6g, rotation %.6g deg\n", back->frame_count, pos, scl, deg);
         }
         clip_free(back);
+    }
+    if (rc == 0 && out_path && write_file_atomic(out_path, (const char *)enc.bytes.data, enc.bytes.size, err,
+                                                 sizeof err) != 0) {
+        fprintf(stderr, "animbench encode: %s\n", err);
+        rc = 1;
     }
     codec_output_free(&enc);
     channels_free(view);

@@ -6,11 +6,14 @@
  * sweeps, definitions, shard counts or code versions; a shard given twice
  * or missing; a point in two shards; a shard that did not measure all of
  * its points (a failed or cancelled task: run it again, it resumes). */
+#include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "../core/limits.h"
 #include "commands.h"
 #include "export.h"
 #include "output_lock.h"
@@ -54,10 +57,11 @@ static const char *text_of(const cJSON *o, const char *field)
     return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static int int_of(const cJSON *o, const char *field, int *out)
+/* An integer field within lo..hi, checked before the cast. */
+static int int_of(const cJSON *o, const char *field, int lo, int hi, int *out)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, field);
-    if (!cJSON_IsNumber(v) || v->valuedouble != (int)v->valuedouble)
+    if (!cJSON_IsNumber(v) || !(v->valuedouble >= lo && v->valuedouble <= hi) || v->valuedouble != floor(v->valuedouble))
         return -1;
     *out = (int)v->valuedouble;
     return 0;
@@ -68,13 +72,17 @@ static int check_shard(shard_file *f, const shard_file *first, int *expected)
 {
     f->meta = cJSON_GetObjectItemCaseSensitive(f->doc, "shard");
     int count;
-    if (!cJSON_IsObject(f->meta) || int_of(f->meta, "index", &f->index) != 0 ||
-        int_of(f->meta, "count", &count) != 0 || int_of(f->meta, "points_expected", expected) != 0 ||
+    if (!cJSON_IsObject(f->meta) || int_of(f->meta, "count", 1, 4096, &count) != 0 ||
+        int_of(f->meta, "index", 1, count, &f->index) != 0 ||
+        int_of(f->meta, "points_expected", 0, LIMIT_SWEEP_POINTS, expected) != 0 ||
         !text_of(f->meta, "sweep") || !text_of(f->meta, "definition") || !text_of(f->meta, "output") ||
+        !text_of(f->meta, "definition_fnv1a64") ||
         !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(f->meta, "ordinals")) ||
+        !cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(f->doc, "points")) ||
         !text_of(cJSON_GetObjectItemCaseSensitive(f->doc, "context"), "code_version")) {
-        fprintf(stderr, "animbench merge: %s: not a shard file (no complete \"shard\" block; it is written by "
-                        "animbench sweep DEF --shard I/N)\n", f->path);
+        fprintf(stderr, "animbench merge: %s: not a shard file (no complete \"shard\" block with an index from 1 "
+                        "to its count, or no \"points\" array; shard files are written by animbench sweep DEF "
+                        "--shard I/N)\n", f->path);
         return -1;
     }
     if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(f->meta, "ordinals")) !=
@@ -85,15 +93,16 @@ static int check_shard(shard_file *f, const shard_file *first, int *expected)
     }
     if (!first)
         return 0;
-    static const char *const same[] = {"sweep", "definition", "output"};
-    for (int i = 0; i < 3; i++)
+    static const char *const same[] = {"sweep", "definition", "output", "definition_fnv1a64"};
+    for (int i = 0; i < 4; i++)
         if (strcmp(text_of(f->meta, same[i]), text_of(first->meta, same[i])) != 0) {
-            fprintf(stderr, "animbench merge: %s is a shard of %s '%s', %s of '%s': shards of one sweep only\n",
-                    f->path, same[i], text_of(f->meta, same[i]), first->path, text_of(first->meta, same[i]));
+            fprintf(stderr, "animbench merge: %s is a shard of %s '%s', %s of '%s': shards of one sweep only%s\n",
+                    f->path, same[i], text_of(f->meta, same[i]), first->path, text_of(first->meta, same[i]),
+                    i == 3 ? " (the definition was edited between shards: run the older ones again)" : "");
             return -1;
         }
     int first_count = 0;
-    int_of(first->meta, "count", &first_count);
+    int_of(first->meta, "count", 1, 4096, &first_count);
     if (count != first_count) {
         fprintf(stderr, "animbench merge: %s is shard %d of %d, %s one of %d: one shard count only\n", f->path,
                 f->index, count, first->path, first_count);
@@ -160,7 +169,11 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
             free(files);
             return 0;
         }
-        if (strcmp(argv[i], "--out") == 0 && i + 1 < argc) {
+        if (strcmp(argv[i], "--out") == 0) {
+            if (i + 1 == argc) {
+                fprintf(stderr, "animbench merge: --out needs a FILE\n%s", MERGE_USAGE);
+                goto done;
+            }
             out = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "animbench merge: unknown option '%s'\n%s", argv[i], MERGE_USAGE);
@@ -173,7 +186,7 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
         fprintf(stderr, "animbench merge: needs shard files and --out FILE\n%s", MERGE_USAGE);
         goto done;
     }
-    char target[4096], err[600];
+    char target[4096], target_real[4096], err[600];
     if (results_output_path(out, target, sizeof target, err, sizeof err) != 0) {
         fprintf(stderr, "animbench merge: --out: %s\n", err);
         goto done;
@@ -195,12 +208,12 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
             fprintf(stderr, "animbench merge: %s holds %d of its shard's %d points (a task failed or was "
                             "cancelled): run `animbench sweep %s --shard %d/%d` again, it measures only what "
                             "is missing\n", files[i].path, held, expected, text_of(files[i].meta, "definition"),
-                    files[i].index, cJSON_GetObjectItemCaseSensitive(files[i].meta, "count")->valueint);
+                    files[i].index, (int)cJSON_GetObjectItemCaseSensitive(files[i].meta, "count")->valuedouble);
             goto done;
         }
         total += held;
     }
-    int_of(files[0].meta, "count", &count);
+    int_of(files[0].meta, "count", 1, 4096, &count);
     for (int want = 1; want <= count; want++) {
         int seen = 0;
         for (int i = 0; i < nfiles; i++)
@@ -228,7 +241,9 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
                 fprintf(stderr, "animbench merge: %s: a point without a key or a place\n", files[i].path);
                 goto done;
             }
-            placed[n++] = (placed_point){ord->valueint, text_of(p, "key"), files[i].path, p};
+            const double o = ord->valuedouble;
+            placed[n++] = (placed_point){o >= 0 && o < total && o == floor(o) ? (int)o : -1, text_of(p, "key"),
+                                         files[i].path, p};
         }
     }
     qsort(placed, (size_t)n, sizeof *placed, by_key);
@@ -238,7 +253,23 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
                     placed[i - 1].path, placed[i].path);
             goto done;
         }
+    qsort(placed, (size_t)n, sizeof *placed, by_ordinal);
+    for (int i = 0; i < n; i++) /* the places of every point of the definition, each once */
+        if (placed[i].ordinal != i) {
+            fprintf(stderr, "animbench merge: %s: the shards' \"ordinals\" are not the places 0 to %d, each once "
+                            "(found %d where %d belongs): a shard file was edited\n",
+                    placed[i].path, n - 1, placed[i].ordinal, i);
+            goto done;
+        }
+    qsort(placed, (size_t)n, sizeof *placed, by_key);
     const char *name = text_of(files[0].meta, "sweep"), *def = text_of(files[0].meta, "definition");
+    for (int i = 0; i < nfiles; i++) {
+        char in[4096];
+        if (realpath(files[i].path, in) && realpath(target, target_real) && strcmp(in, target_real) == 0) {
+            fprintf(stderr, "animbench merge: --out %s is one of the shard files it reads\n", out);
+            goto done;
+        }
+    }
     if ((lock = output_lock("merge", target)) < 0) {
         rc = 1;
         goto done;
@@ -257,8 +288,13 @@ int cmd_merge(int argc, char **argv, int full_argc, char **full_argv)
     for (cJSON *p = foreign->child; p; p = foreign->child)
         cJSON_AddItemToArray(points, cJSON_DetachItemViaPointer(foreign, p));
     cJSON_Delete(foreign);
-    if (results_write(target, doc, err, sizeof err) != 0 || export_tables_for(target, err, sizeof err) != 0) {
-        fprintf(stderr, "animbench merge: %s\n", err);
+    if (results_write(target, doc, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench merge: %s (%s was not touched)\n", err, out);
+        rc = 1;
+        goto done;
+    }
+    if (export_tables_for(target, err, sizeof err) != 0) {
+        fprintf(stderr, "animbench merge: %s wrote %d points, but its tables were not exported: %s\n", out, n, err);
         rc = 1;
         goto done;
     }

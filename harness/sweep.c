@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "../codecs/acl_codec.h"
+#include "../core/bytes.h"
 #include "../core/limits.h"
 #include "../core/text_file.h"
 #include "cli_flags.h"
@@ -64,6 +65,7 @@ typedef struct sweep {
     char definition[1024]; /* the definition's path, normalised: with the name, whose points are whose */
     char name[128], output[1024];
     char merged_output[1024]; /* a shard: the output the merge writes ("output") */
+    char definition_hash[17]; /* a shard: FNV-1a of the definition's bytes, so shards of two edits never merge */
     int shard_index, shard_count; /* 1..n of n; 0 of 0 when not sharded */
     char target[4096]; /* the file output names: a link resolved to its target */
     clip_params clip_params;
@@ -887,6 +889,7 @@ static cJSON *assemble(const sweep *s, store *st, int argc, char **argv, int *dr
         cJSON_AddNumberToObject(shard, "count", s->shard_count);
         cJSON_AddStringToObject(shard, "sweep", s->name);
         cJSON_AddStringToObject(shard, "definition", s->definition);
+        cJSON_AddStringToObject(shard, "definition_fnv1a64", s->definition_hash);
         cJSON_AddStringToObject(shard, "output", s->merged_output);
         int expected = 0;
         for (int i = 0; i < s->point_count; i++)
@@ -1081,6 +1084,17 @@ int sweep_run(const char *path, const sweep_options *opt, int full_argc, char **
     s.shard_index = opt->shard_index;
     s.shard_count = opt->shard_count;
     if (rc == 0 && s.shard_count) {
+        size_t len;
+        int error_number;
+        char *text = read_whole_file(path, LIMIT_JSON_FILE_BYTES, &len, &error_number, err, sizeof err);
+        if (!text) {
+            fprintf(stderr, "animbench sweep: %s\n", err);
+            rc = -1;
+        } else {
+            snprintf(s.definition_hash, sizeof s.definition_hash, "%016llx",
+                     (unsigned long long)bytes_fnv1a64(text, len));
+            free(text);
+        }
         snprintf(s.merged_output, sizeof s.merged_output, "%s", s.output);
         sweep_shard_path(s.merged_output, s.shard_index, s.shard_count, s.output, sizeof s.output);
     }

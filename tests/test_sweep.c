@@ -381,8 +381,31 @@ static void test_sharded_sweep_merges_to_one_process(void **state)
     write_doc(shard[1], doc);
     assert_int_equal(merge(out, shard[0], shard[1], shard[2], "was measured by code version 0000"), 2);
     cJSON_Delete(doc);
+    doc = cJSON_Duplicate(kept, true); /* the definition edited between shards */
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "shard"), "definition_fnv1a64", cJSON_CreateString("0123"));
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "the definition was edited between shards"), 2);
+    cJSON_Delete(doc);
+    doc = cJSON_Duplicate(kept, true); /* a place given twice */
+    cJSON *ord = cJSON_GetObjectItem(cJSON_GetObjectItem(doc, "shard"), "ordinals");
+    cJSON_ReplaceItemInArray(ord, 1, cJSON_Duplicate(cJSON_GetArrayItem(ord, 0), true));
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "are not the places 0 to 8, each once"), 2);
+    cJSON_Delete(doc);
+    doc = cJSON_Duplicate(kept, true); /* "Points": results_read takes it, a shard must not */
+    cJSON *pts = cJSON_DetachItemFromObject(doc, "points");
+    cJSON_AddItemToObject(doc, "Points", pts);
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "not a shard file"), 2);
+    cJSON_Delete(doc);
+    doc = cJSON_Duplicate(kept, true);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(doc, "shard"), "index", cJSON_CreateNumber(1e300));
+    write_doc(shard[1], doc);
+    assert_int_equal(merge(out, shard[0], shard[1], shard[2], "not a shard file"), 2);
+    cJSON_Delete(doc);
     write_doc(shard[1], kept);
     cJSON_Delete(kept);
+    assert_int_equal(merge(shard[0], shard[0], shard[1], shard[2], "is one of the shard files it reads"), 2);
     assert_int_equal(merge(out, shard[0], shard[1], shard[0], "shard 1 of 3 is given twice"), 2);
     assert_int_equal(merge(out, shard[0], shard[1], single, "not a shard file"), 2);
     assert_int_equal(count_points(out), 10);

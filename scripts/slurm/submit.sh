@@ -22,27 +22,33 @@
 #   --wait          return when the merge job has ended: 0 when it completed
 # Prints the two job ids.  Logs: OUTPUT.slurm/.
 set -euo pipefail
-def=${1:?usage: submit.sh DEF.json [--shards N] ...}
-shift
-shards=4 partition="" time_limit=4:00:00 cpus=1 mem="" bin=bin/animbench wait=""
+def="" shards=4 partition="" time_limit=4:00:00 cpus=1 mem="" bin=bin/animbench wait=""
+usage="usage: submit.sh DEF.json [--shards N] [--partition P] [--time T] [--cpus C] [--mem M] [--bin PATH] [--wait]"
+value() { # option, and the argument count left: an option's value must be there and not empty
+  [[ $2 -ge 2 && -n ${3:-} ]] || { echo "submit.sh: $1 needs a value" >&2; exit 2; }
+}
 while [[ $# -gt 0 ]]; do
   case $1 in
-    --shards) shards=$2; shift 2 ;;
-    --partition) partition=$2; shift 2 ;;
-    --time) time_limit=$2; shift 2 ;;
-    --cpus) cpus=$2; shift 2 ;;
-    --mem) mem=$2; shift 2 ;;
-    --bin) bin=$2; shift 2 ;;
+    --shards) value "$1" $# "${2:-}"; shards=$2; shift 2 ;;
+    --partition) value "$1" $# "${2:-}"; partition=$2; shift 2 ;;
+    --time) value "$1" $# "${2:-}"; time_limit=$2; shift 2 ;;
+    --cpus) value "$1" $# "${2:-}"; cpus=$2; shift 2 ;;
+    --mem) value "$1" $# "${2:-}"; mem=$2; shift 2 ;;
+    --bin) value "$1" $# "${2:-}"; bin=$2; shift 2 ;;
     --wait) wait=--wait; shift ;;
-    *) echo "submit.sh: unknown option '$1'" >&2; exit 2 ;;
+    -*) echo "submit.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
+    *) [[ -z $def ]] || { echo "submit.sh: one definition only ('$def', then '$1')" >&2; exit 2; }
+       def=$1; shift ;;
   esac
 done
-[[ $shards =~ ^[0-9]+$ && $shards -ge 1 && $shards -le 4096 ]] || { echo "submit.sh: --shards: 1 to 4096" >&2; exit 2; }
-[[ $cpus =~ ^[0-9]+$ && $cpus -ge 1 ]] || { echo "submit.sh: --cpus: a positive integer" >&2; exit 2; }
+[[ -n $def ]] || { echo "$usage" >&2; exit 2; }
+# decimal digits without a leading zero: bash would read 010 as octal
+[[ $shards =~ ^[1-9][0-9]*$ && ${#shards} -le 4 && $shards -le 4096 ]] || { echo "submit.sh: --shards: 1 to 4096, found '$shards'" >&2; exit 2; }
+[[ $cpus =~ ^[1-9][0-9]*$ && ${#cpus} -le 4 ]] || { echo "submit.sh: --cpus: a positive integer, found '$cpus'" >&2; exit 2; }
+[[ -f $bin && -x $bin ]] || { echo "submit.sh: --bin $bin is not an executable file (make, or --bin PATH)" >&2; exit 2; }
 command -v sbatch >/dev/null || { echo "submit.sh: sbatch not found: run this on a Slurm login node" >&2; exit 3; }
 abs() { (cd "$(dirname "$1")" && echo "$(pwd)/$(basename "$1")"); }
 bin=$(abs "$bin")
-[[ -x $bin ]] || { echo "submit.sh: $bin is not an executable (make, or --bin PATH)" >&2; exit 2; }
 workdir=$(pwd)
 # The paths come from animbench itself, which also checks the definition.
 output=$("$bin" sweep "$def" --output-path)
@@ -67,11 +73,15 @@ merge=${merge%%;*}
 echo "merge: job $merge -> $output (after every shard succeeds)"
 [[ -z $wait ]] && exit 0
 # sbatch --wait polls at growing intervals (tens of seconds): ask every second instead
+unknown=0
 while :; do
-  state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p')
+  state=$(scontrol show job "$merge" 2>/dev/null | sed -n 's/.*JobState=\([A-Z_]*\).*/\1/p' || true)
   case $state in
     COMPLETED) exit 0 ;;
-    PENDING | RUNNING | CONFIGURING | COMPLETING | REQUEUED | RESIZING | SUSPENDED | "") sleep 1 ;;
+    "") unknown=$((unknown + 1))  # the controller busy, or the job already purged
+        [[ $unknown -lt 60 ]] || { echo "merge: job $merge: no state from scontrol for a minute (logs in $logs/)" >&2; exit 1; }
+        sleep 1 ;;
+    PENDING | RUNNING | CONFIGURING | COMPLETING | REQUEUED | RESIZING | SUSPENDED) unknown=0; sleep 1 ;;
     *) echo "merge: job $merge ended $state (logs in $logs/)" >&2; exit 1 ;;
   esac
 done
