@@ -15,10 +15,30 @@ struct codec_sampler {
     track_sampler *tracks;
 };
 
+/* The container's refusal, with the row's self-contained twin named when
+ * it has one. */
+static void container_error(const codec *c, container_status st, char *err, size_t err_size)
+{
+    char twin[64];
+    snprintf(twin, sizeof twin, "%s-sc", c->name);
+    const bool has_twin = st == CONTAINER_TOO_MANY_FRAMES && codec_find(twin);
+    snprintf(err, err_size, "%s%s%s%s", container_status_message(st),
+             has_twin ? ": use " : st == CONTAINER_TOO_MANY_FRAMES ? "; this row has no self-contained twin (the -sc rows write 32-bit indices)" : "",
+             has_twin ? twin : "", has_twin ? ", its self-contained row, which writes 32-bit indices" : "");
+}
+
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)
 {
     const track_codec_config *cfg = c->config;
+    /* Every animated track keeps the last frame as a key, and a clip whose
+     * tracks are all constant has no length in the study's layout: past
+     * 65,536 frames the study's layout always refuses, so it does before
+     * the work. */
+    if (cfg->layout == LAYOUT_STUDY && in->view->frame_count > SC_NARROW_FRAMES_MAX + 1) {
+        container_error(c, CONTAINER_TOO_MANY_FRAMES, err, err_size);
+        return -1;
+    }
     const plan_options o = {cfg->reduce_keys,  p->tol_mm / 1000, study_tolerance_deg(p->tol_mm, p->lever_m),
                             cfg->cubic,        cfg->quantize,    cfg->drop_constant,
                             cfg->layout == LAYOUT_SELF_CONTAINED, !in->encode_only};
@@ -29,12 +49,7 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     }
     const container_status st = container_write(plan, cfg->layout, &out->bytes);
     if (st != CONTAINER_OK) {
-        char twin[64];
-        snprintf(twin, sizeof twin, "%s-sc", c->name);
-        const bool has_twin = st == CONTAINER_TOO_MANY_FRAMES && codec_find(twin);
-        snprintf(err, err_size, "%s%s%s%s", container_status_message(st),
-                 has_twin ? ": use " : st == CONTAINER_TOO_MANY_FRAMES ? "; this row has no self-contained twin (the -sc rows write 32-bit indices)" : "",
-                 has_twin ? twin : "", has_twin ? ", its self-contained row, which writes 32-bit indices" : "");
+        container_error(c, st, err, err_size);
         study_plan_free(plan);
         return -1;
     }

@@ -157,8 +157,9 @@ int cmd_encode(int argc, char **argv)
         } else {
             double pos, scl, deg;
             local_difference(clip, back, &pos, &scl, &deg);
-            printf("verify  decoded by the decoder alone: %d frames; largest local difference: position %.6g, "
-                   "scale %.6g, rotation %.6g deg\n", back->frame_count, pos, scl, deg);
+            printf("verify  decoded by the decoder alone: %d frames; largest local difference: position %.6g m, "
+                   "scale %.6g, rotation %.6g deg (peak RSS now %.1f MB: the decoded clip too)\n",
+                   back->frame_count, pos, scl, deg, peak_rss_kib() * 1024 / 1e6);
         }
         clip_free(back);
     }

@@ -1014,8 +1014,9 @@ static bool decodes(const cJSON *point)
     "  Runs a sweep definition (docs/sweeps.md) into its output, measuring only the points the output\n"   \
     "  lacks for this code version.  --force measures every point again; --keep-going measures every\n"   \
     "  point even when some fail to encode or decode (they are reported, and the exit status is 0).\n"    \
-    "  --shard I/N measures the I-th of N parts of the points into OUTPUT.shard-I-of-N.json, to be\n"     \
-    "  joined by `animbench merge` (docs/cluster.md); --output-path prints where the points go.\n"
+    "  --shard I/N measures the I-th of N parts of the points into the output with .shard-I-of-N before\n" \
+    "  its .json, to be joined by `animbench merge` (docs/cluster.md); --output-path prints where the\n"     \
+    "  points go.\n"
 
 void sweep_shard_path(const char *output, int index, int count, char *out, size_t n)
 {

@@ -25,9 +25,10 @@ if ! command -v sbatch >/dev/null || ! [ -x /usr/sbin/slurmctld ] || ! [ -x /usr
 fi
 work=$(mktemp -d)
 cluster=$work/cluster
-cleanup() { [ -n "${KEEP:-}" ] && return; scripts/slurm/local_cluster.sh stop "$cluster" >/dev/null 2>&1 || true; rm -rf "$work"; }
+local_cluster=$(pwd)/scripts/slurm/local_cluster.sh # the test changes folder: the trap must not depend on it
+cleanup() { [ -n "${KEEP:-}" ] && return; "$local_cluster" stop "$cluster" >/dev/null 2>&1 || true; rm -rf "$work"; }
 trap cleanup EXIT
-SLURM_CONF=$(scripts/slurm/local_cluster.sh start "$cluster") || { echo "slurm: the local cluster did not start"; report 0 1; exit 1; }
+SLURM_CONF=$("$local_cluster" start "$cluster") || { echo "slurm: the local cluster did not start"; report 0 1; exit 1; }
 export SLURM_CONF
 
 data=${ANIMBENCH_DATA:-../shared/data}

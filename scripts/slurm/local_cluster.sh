@@ -5,8 +5,12 @@
 # export.  Needs slurm-wlm and munge (scripts/deps.sh installs them).
 # usage: scripts/slurm/local_cluster.sh start DIR | stop DIR
 set -euo pipefail
-cmd=${1:?start or stop}
-dir=$(mkdir -p "${2:?DIR}" && cd "$2" && pwd)
+if [[ $# -ne 2 || ( $1 != start && $1 != stop ) ]]; then
+  echo "usage: scripts/slurm/local_cluster.sh start DIR | stop DIR" >&2
+  exit 2
+fi
+cmd=$1
+dir=$(mkdir -p "$2" && cd "$2" && pwd)
 stop() {
   for d in slurmd slurmctld munged; do
     if [[ -f $dir/$d.pid ]]; then

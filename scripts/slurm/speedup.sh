@@ -14,8 +14,8 @@ data=${ANIMBENCH_DATA:-../shared/data}
 [ -d "$data/bandai_namco_1" ] || { echo "speedup: needs $data/bandai_namco_1" >&2; exit 3; }
 export ANIMBENCH_DATA=$(cd "$data" && pwd)
 work=$(mktemp -d)
-trap 'scripts/slurm/local_cluster.sh stop "$work/cluster" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
-SLURM_CONF=$(scripts/slurm/local_cluster.sh start "$work/cluster")
+trap '"$root/scripts/slurm/local_cluster.sh" stop "$work/cluster" >/dev/null 2>&1 || true; rm -rf "$work"' EXIT
+SLURM_CONF=$("$root/scripts/slurm/local_cluster.sh" start "$work/cluster")
 export SLURM_CONF
 clips=$(find "$ANIMBENCH_DATA/bandai_namco_1" -name '*.bvh' | sort |
   sed 's|.*/|"data:bandai_namco_1/|; s|$|"|' | paste -sd, -)

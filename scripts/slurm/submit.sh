@@ -36,6 +36,7 @@ while [[ $# -gt 0 ]]; do
     --mem) value "$1" $# "${2:-}"; mem=$2; shift 2 ;;
     --bin) value "$1" $# "${2:-}"; bin=$2; shift 2 ;;
     --wait) wait=--wait; shift ;;
+    -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "submit.sh: unknown option '$1'" >&2; echo "$usage" >&2; exit 2 ;;
     *) [[ -z $def ]] || { echo "submit.sh: one definition only ('$def', then '$1')" >&2; exit 2; }
        def=$1; shift ;;
