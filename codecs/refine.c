@@ -195,6 +195,20 @@ static void insert_key(const fit_target *t, int f)
     update_errors(t, &k, first, last);
 }
 
+/* keys[f] is the key after key f (n past the last): writes the keys in
+ * order to keys[0..count-1], in place.  The i-th key is written at i <= its
+ * frame, and every entry still to be read lies beyond it. */
+static int keys_from_list(int *keys, int n, int count)
+{
+    int i = 0;
+    for (int f = 0; f < n;) {
+        const int next = keys[f];
+        keys[i++] = f;
+        f = next;
+    }
+    return count;
+}
+
 /* The worst frame strictly inside segment a..b (keys a and b), reconstructed
  * linearly into recon, ranked as worst_frame and worst_rotation_frame rank
  * the whole channel: the first largest error, NaN never counting; for
@@ -275,13 +289,7 @@ static int refine_linear(fit_target *t, double eps, int *keys)
             a = b;
         }
     }
-    int i = 0;
-    for (int f = 0; f < n;) {
-        const int next = keys[f];
-        keys[i++] = f;
-        f = next;
-    }
-    return count;
+    return keys_from_list(keys, n, count);
 }
 
 static int refine(fit_target *t, double eps, int *keys)
@@ -317,15 +325,7 @@ static int refine(fit_target *t, double eps, int *keys)
         insert_key(t, wi);
         count++;
     }
-    /* Compaction in place: the i-th key is written at i <= its frame, and
-     * every entry still to be read lies beyond it. */
-    int i = 0;
-    for (int f = 0; f < n;) {
-        const int next = keys[f];
-        keys[i++] = f;
-        f = next;
-    }
-    return count;
+    return keys_from_list(keys, n, count);
 }
 
 static fit_target target(const double *values, int n, bool rotation, bool cubic, double *recon,

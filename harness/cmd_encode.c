@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 
 #include "../codecs/codec.h"
 #include "../core/channels.h"
 #include "../core/limits.h"
 #include "../core/quat.h"
 #include "../generators/clip_library.h"
+#include "bench_timer.h"
 #include "cli_flags.h"
 #include "commands.h"
 #include "results.h"
@@ -32,9 +32,7 @@
 
 static double seconds_now(void)
 {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec + t.tv_nsec * 1e-9;
+    return timer_now_ns() * 1e-9;
 }
 
 static long peak_rss_kib(void)
