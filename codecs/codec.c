@@ -11,6 +11,7 @@ void codec_output_init(codec_output *o)
     memset(o, 0, sizeof *o);
     bytes_init(&o->bytes);
     o->keys = -1;
+    o->key_time_bytes = -1;
 }
 
 void codec_output_free(codec_output *o)

@@ -58,6 +58,7 @@ typedef struct codec_output {
     long keys;                /* keys stored (the study's count), or -1 */
     int *key_frames;          /* every stored key's frame index, or NULL */
     long key_frame_count;
+    long key_time_bytes;      /* bytes of the stream spent on key times (frame indices or deltas), or -1 */
     /* The error the codec itself says it met (ACL's calculate_compression_error),
      * in mm of its own metric, where it is, and its frame; for the record. */
     bool has_reported_error;

@@ -13,11 +13,15 @@
 extern const codec_ops EVERY_NTH_OPS;
 
 #define TRACKS(reduce, cubic, quant, drop, layout) \
-    (&(const track_codec_config){reduce, cubic, quant, drop, layout})
+    (&(const track_codec_config){reduce, cubic, quant, drop, layout, KEYS_REFINE, TOL_LEVER, false})
+/* Key selection rows (issue 12): constant removal, float32 keys, another way to choose them. */
+#define KEYED(cubic, layout, strategy, tolerance, delta) \
+    (&(const track_codec_config){true, cubic, false, true, layout, strategy, tolerance, delta})
 /* the files the study's rows are built from (a row's cache key: codec.h) */
 #define TRACK_SOURCES                                                                                      \
     "track_codecs.c track_codecs.h study_plan.c study_plan.h refine.c refine.h study_container.c "        \
-    "study_container.h track_set.c track_set.h track_sampler.c track_sampler.h quantize.c quantize.h"
+    "study_container.h track_set.c track_set.h track_sampler.c track_sampler.h quantize.c quantize.h "             \
+    "key_select.c key_select.h hierarchy_tolerance.c hierarchy_tolerance.h closed_loop.c closed_loop.h"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 
 /* Declared parameters (codec.h): the study's tolerance rows, every-nth, ACL. */
@@ -33,6 +37,18 @@ static const codec_param_decl EVERY_NTH_STEP[] = {
 static const codec_param_decl ACL_PRECISION[] = {
     {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
      "ACL's precision: the shell error it keeps every joint within (its default 0.1 mm)", NULL, +1},
+};
+static const codec_param_decl HIERARCHY_TOLERANCE[] = {
+    {"tol_mm", PARAM_REAL, 1.0, 0, INFINITY, true, "mm",
+     "tolerance at the end of each joint's longest chain (ozz-animation's hierarchical tolerance)", NULL, +1},
+    {"distance_m", PARAM_REAL, 0.1, 0, INFINITY, false, "m",
+     "skin beyond the last joint, added to every chain (ozz's default 0.1)", NULL, 0},
+};
+static const codec_param_decl CLOSED_LOOP_TARGET[] = {
+    {"tol_mm", PARAM_REAL, 1.0, 0, INFINITY, true, "mm",
+     "target: every joint's world position within it, at the frames and between them", NULL, +1},
+    {"substeps", PARAM_INT, 4, 1, 64, false, "",
+     "S: checked at t = f + k / S between frames (1: frames only)", NULL, 0},
 };
 #define TOLERANCE_PARAMS STUDY_TOLERANCE, 2
 #define NO_PARAMS NULL, 0
@@ -62,6 +78,38 @@ static const codec CODECS[] = {
      0, TRACKS(true, true, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
     {"quant-sc", "study 7 in a self-contained layout (header with frames, fps, flags; constants stored)", 0,
      TRACKS(false, false, true, true, LAYOUT_SELF_CONTAINED), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, NO_PARAMS},
+    {"linear-optimal", "linear keys, fewest per channel at the tolerance (dynamic programming, seed 003); study layout", 0,
+     KEYED(false, LAYOUT_STUDY, KEYS_OPTIMAL, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-optimal", "cubic keys, dynamic programming on dense tangents, repaired (seed 003); study layout", 0,
+     KEYED(true, LAYOUT_STUDY, KEYS_OPTIMAL, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"linear-greedy", "linear keys by greedy forward extraction (seed 004); study layout", 0,
+     KEYED(false, LAYOUT_STUDY, KEYS_GREEDY, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-greedy", "cubic keys by greedy forward extraction (seed 004), repaired; study layout", 0,
+     KEYED(true, LAYOUT_STUDY, KEYS_GREEDY, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"linear-optimal-sc", "linear-optimal in the self-contained layout", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_OPTIMAL, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-optimal-sc", "cubic-optimal in the self-contained layout", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_OPTIMAL, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"linear-greedy-sc", "linear-greedy in the self-contained layout", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_GREEDY, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-greedy-sc", "cubic-greedy in the self-contained layout", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_GREEDY, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"linear-peucker-sc", "linear keys by Douglas-Peucker (for linear keys, the study's refine); self-contained", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_PEUCKER, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-peucker-sc", "cubic keys from Douglas-Peucker on the chord, repaired; self-contained", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_PEUCKER, TOL_LEVER, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"linear-hier-sc", "linear refine, hierarchical tolerance (ozz: angle from the longest chain below); self-contained", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_HIERARCHY, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, HIERARCHY_TOLERANCE, 2},
+    {"cubic-hier-sc", "cubic refine, hierarchical tolerance (ozz: angle from the longest chain below); self-contained", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_HIERARCHY, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, HIERARCHY_TOLERANCE, 2},
+    {"linear-closed-sc", "linear keys, world-space closed loop: every joint within tol_mm at frames and sub-steps, verified on the decoded stream; self-contained", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_TARGET, 2},
+    {"cubic-closed-sc", "cubic keys, world-space closed loop: every joint within tol_mm at frames and sub-steps (or the floor of cubic through every frame), verified on the decoded stream; self-contained", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_TARGET, 2},
+    {"linear-dt-sc", "linear-sc's keys with key times as u8 deltas (u16 escape; seeds 003, 004)", 0,
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_LEVER, true), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
+    {"cubic-dt-sc", "cubic-sc's keys with key times as u8 deltas (u16 escape; seeds 003, 004)", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_LEVER, true), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
     {"every-nth", "README example: every Nth frame as float32, linear in between", 0, NULL,
      &EVERY_NTH_OPS, 1, "every_nth.c", EVERY_NTH_STEP, 1},
     {"acl", "ACL v2.1 (Unreal's codec): default settings, variable bit rates, shell metric at 30 mm; "

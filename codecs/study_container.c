@@ -24,6 +24,34 @@ static void put_index(byte_buffer *out, int v, bool wide)
         bytes_u16(out, (uint16_t)v);
 }
 
+/* A key's frame: an index, or with delta times the distance d >= 1 from
+ * the previous key (from -1 for the first): a u8 when d < 256, else a zero
+ * u8 and a u16; in the wide layout a zero u16 escapes once more to a u32.
+ * Adds what it wrote to *time_bytes. */
+static void put_key_time(byte_buffer *out, const study_plan *plan, const int *keys, int k, bool wide,
+                         size_t *time_bytes)
+{
+    const size_t before = out->size;
+    if (!plan->options.delta_times) {
+        put_index(out, keys[k], wide);
+    } else {
+        const uint32_t d = (uint32_t)(keys[k] - (k > 0 ? keys[k - 1] : -1));
+        if (d < 256) {
+            bytes_u8(out, (uint8_t)d);
+        } else {
+            bytes_u8(out, 0);
+            if (d < 65536) {
+                bytes_u16(out, (uint16_t)d);
+            } else {
+                bytes_u16(out, 0);
+                bytes_u32(out, d);
+            }
+        }
+    }
+    if (time_bytes)
+        *time_bytes += out->size - before;
+}
+
 static container_status check_fits(const study_plan *plan, container_layout layout, int id, const int *keys,
                                    int key_count)
 {
@@ -35,7 +63,7 @@ static container_status check_fits(const study_plan *plan, container_layout layo
 }
 
 static container_status scalar_record(const study_plan *plan, int index, container_layout layout,
-                                      byte_buffer *out)
+                                      byte_buffer *out, size_t *time_bytes)
 {
     const planned_scalar *t = &plan->scalars[index];
     const bool quant = plan->options.quantize, wide = is_wide(plan, layout);
@@ -56,7 +84,7 @@ static container_status scalar_record(const study_plan *plan, int index, contain
             bytes_f32(out, t->range.range);
         }
         for (int k = 0; k < t->key_count; k++) {
-            put_index(out, t->keys[k], wide);
+            put_key_time(out, plan, t->keys, k, wide, time_bytes);
             if (quant)
                 bytes_u16(out, t->codes[k]);
             else
@@ -67,7 +95,7 @@ static container_status scalar_record(const study_plan *plan, int index, contain
 }
 
 static container_status rotation_record(const study_plan *plan, int index, container_layout layout,
-                                        byte_buffer *out)
+                                        byte_buffer *out, size_t *time_bytes)
 {
     const planned_rotation *t = &plan->rotations[index];
     const bool quant = plan->options.quantize, wide = is_wide(plan, layout);
@@ -81,7 +109,7 @@ static container_status rotation_record(const study_plan *plan, int index, conta
         put_rotation(out, q, quant);
     } else {
         for (int k = 0; k < t->key_count; k++) {
-            put_index(out, t->keys[k], wide);
+            put_key_time(out, plan, t->keys, k, wide, time_bytes);
             put_rotation(out, q + (size_t)t->keys[k] * 4, quant);
         }
     }
@@ -90,12 +118,12 @@ static container_status rotation_record(const study_plan *plan, int index, conta
 
 container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out)
 {
-    return scalar_record(plan, index, LAYOUT_STUDY, out);
+    return scalar_record(plan, index, LAYOUT_STUDY, out, NULL);
 }
 
 container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out)
 {
-    return rotation_record(plan, index, LAYOUT_STUDY, out);
+    return rotation_record(plan, index, LAYOUT_STUDY, out, NULL);
 }
 
 static void write_header(const study_plan *plan, container_layout layout, byte_buffer *out)
@@ -109,7 +137,8 @@ static void write_header(const study_plan *plan, container_layout layout, byte_b
     bytes_u8(out, SC_MAGIC1);
     bytes_u8(out, SC_VERSION);
     bytes_u8(out, (uint8_t)((o->cubic ? SC_FLAG_CUBIC : 0) | (o->quantize ? SC_FLAG_QUANTIZED : 0) |
-                            (is_wide(plan, layout) ? SC_FLAG_WIDE : 0)));
+                            (is_wide(plan, layout) ? SC_FLAG_WIDE : 0) |
+                            (o->delta_times ? SC_FLAG_DELTA_TIMES : 0)));
     bytes_u32(out, (uint32_t)plan->view->frame_count);
     bytes_f64(out, plan->view->clip->fps);
 }
@@ -121,16 +150,26 @@ container_status study_container_write(const study_plan *plan, byte_buffer *out)
 
 container_status container_write(const study_plan *plan, container_layout layout, byte_buffer *out)
 {
+    return container_write_counted(plan, layout, out, NULL);
+}
+
+container_status container_write_counted(const study_plan *plan, container_layout layout, byte_buffer *out,
+                                         size_t *time_bytes)
+{
+    if (plan->options.delta_times && layout != LAYOUT_SELF_CONTAINED)
+        return CONTAINER_NO_DELTA_TIMES;
+    if (time_bytes)
+        *time_bytes = 0;
     write_header(plan, layout, out);
     if (out->failed)
         return CONTAINER_NO_MEMORY;
     for (int i = 0; i < plan->view->scalar_count; i++) {
-        container_status s = scalar_record(plan, i, layout, out);
+        container_status s = scalar_record(plan, i, layout, out, time_bytes);
         if (s != CONTAINER_OK)
             return s;
     }
     for (int i = 0; i < plan->view->rotation_count; i++) {
-        container_status s = rotation_record(plan, i, layout, out);
+        container_status s = rotation_record(plan, i, layout, out, time_bytes);
         if (s != CONTAINER_OK)
             return s;
     }
@@ -166,6 +205,8 @@ const char *container_status_message(container_status s)
     case CONTAINER_TOO_MANY_FRAMES:
         return "a frame index or key count above 65,535 does not fit the study's 16-bit fields (a clip of over "
                "65,535 frames, or 65,536 frames all kept)";
+    case CONTAINER_NO_DELTA_TIMES:
+        return "delta key times exist only in the self-contained layout (its header has the flag)";
     case CONTAINER_TOO_MANY_CHANNELS:
         return "a channel id does not fit the container's 16-bit field (rig over 10,922 bones)";
     }

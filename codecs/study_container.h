@@ -24,7 +24,7 @@
 
 /* The study's layout, or ours: the same records, but the 16 header bytes
  * carry what a decoder needs ("AB", version 1, flags bit 0 cubic, bit 1
- * quantised, bit 2 wide, u32 frame count, f64 frames per second) and a
+ * quantised, bit 2 wide, bit 3 delta times, u32 frame count, f64 frames per second) and a
  * quantised constant channel stores its value as f32 instead of a u16 0.
  * A clip of more than 65,535 frames is written wide: every key frame index
  * and key count is a u32 (the ids stay u16); the study's layout has no
@@ -37,19 +37,28 @@ typedef enum container_layout { LAYOUT_STUDY = 0, LAYOUT_SELF_CONTAINED = 1 } co
 #define SC_FLAG_CUBIC 1u
 #define SC_FLAG_QUANTIZED 2u
 #define SC_FLAG_WIDE 4u /* frame indices and key counts are u32: set when the clip has over 65,535 frames */
+/* Key times as deltas from the previous key (from -1 for the first): a u8
+ * when below 256, else a zero u8 and a u16, and in the wide layout a zero
+ * u16 and a u32; always the shortest form (seeds 003, 004). */
+#define SC_FLAG_DELTA_TIMES 8u
 #define SC_NARROW_FRAMES_MAX 65535
 
 typedef enum container_status {
     CONTAINER_OK = 0,
     CONTAINER_NO_MEMORY,
     CONTAINER_TOO_MANY_FRAMES, /* the study's layout: a frame index or key count above 65535 */
-    CONTAINER_TOO_MANY_CHANNELS /* a channel id above 65535 */
+    CONTAINER_TOO_MANY_CHANNELS, /* a channel id above 65535 */
+    CONTAINER_NO_DELTA_TIMES     /* delta key times asked of the study's layout */
 } container_status;
 
 container_status study_container_write(const study_plan *plan, byte_buffer *out);
 container_status study_container_scalar_record(const study_plan *plan, int index, byte_buffer *out);
 container_status study_container_rotation_record(const study_plan *plan, int index, byte_buffer *out);
 container_status container_write(const study_plan *plan, container_layout layout, byte_buffer *out);
+/* The same, with the bytes spent on key times (frame indices or deltas; not
+ * counts, ids or values) in *time_bytes when it is not NULL. */
+container_status container_write_counted(const study_plan *plan, container_layout layout, byte_buffer *out,
+                                         size_t *time_bytes);
 const char *container_status_message(container_status s);
 
 /* The study's raw layout: a 16-byte zero header, then per frame, per bone,

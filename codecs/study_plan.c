@@ -23,6 +23,7 @@ typedef struct plan_scratch {
     size_t key_count, key_capacity;
     uint16_t *code_store;
     size_t code_count, code_capacity;
+    key_workspace *strategy; /* NULL for the study's refine */
     bool failed;
 } plan_scratch;
 
@@ -66,6 +67,21 @@ static uint16_t *reserve_codes(plan_scratch *s, int count, size_t *offset)
     return s->code_store + *offset;
 }
 
+/* An animated track's keys: preset, the study's refine, or another strategy. */
+static int choose_keys(const plan_options *o, plan_scratch *s, int track, const double *values, int n,
+                       bool rotation, double eps, int *keys)
+{
+    if (o->preset) {
+        const int count = o->preset->count[track];
+        memcpy(keys, o->preset->keys + o->preset->offset[track], (size_t)count * sizeof *keys);
+        return count;
+    }
+    if (o->strategy == KEYS_REFINE)
+        return rotation ? refine_rotation(values, n, eps, o->cubic, keys, s->recon, s->err)
+                        : refine_scalar(values, n, eps, o->cubic, keys, s->recon, s->err);
+    return select_keys(s->strategy, o->strategy, values, n, rotation, o->cubic, eps, keys);
+}
+
 /* Offsets into the stores while planning; pointers once they stop moving. */
 typedef struct track_offsets {
     size_t *keys, *codes;
@@ -88,7 +104,7 @@ static void plan_scalar(study_plan *plan, int i, plan_scratch *s, track_offsets 
             keys[f] = f;
         ps->key_count = n;
     } else {
-        ps->key_count = refine_scalar(ch->values, n, o->eps_m, o->cubic, keys, s->recon, s->err);
+        ps->key_count = choose_keys(o, s, i, ch->values, n, false, o->eps_scalar ? o->eps_scalar[i] : o->eps_m, keys);
     }
     at->keys[i] = store_keys(s, keys, ps->key_count);
 
@@ -145,7 +161,8 @@ static void plan_rotation(study_plan *plan, int i, plan_scratch *s, track_offset
             keys[f] = f;
         pr->key_count = n;
     } else {
-        pr->key_count = refine_rotation(tr->quats, n, o->eps_deg, o->cubic, keys, s->recon, s->err);
+        pr->key_count = choose_keys(o, s, plan->view->scalar_count + i, tr->quats, n, true,
+                                    o->eps_rotation_deg ? o->eps_rotation_deg[i] : o->eps_deg, keys);
     }
     at->keys[plan->view->scalar_count + i] = store_keys(s, keys, pr->key_count);
     if (!plan->encoder_recon)
@@ -184,6 +201,7 @@ static void scratch_free(plan_scratch *s)
     free(s->keys);
     free(s->key_store);
     free(s->code_store);
+    key_workspace_free(s->strategy);
 }
 
 study_plan *study_plan_create(const channel_view *view, const plan_options *options)
@@ -209,8 +227,11 @@ study_plan *study_plan_create(const channel_view *view, const plan_options *opti
     s.err = malloc(refine_err_scratch(n) * sizeof *s.err);
     s.src = malloc((size_t)n * 4 * sizeof *s.src);
     s.keys = malloc((size_t)n * sizeof *s.keys);
+    if (options->reduce_keys && options->strategy != KEYS_REFINE && !options->preset)
+        s.strategy = key_workspace_create(n);
     bool ok = plan->scalars && plan->rotations && (!options->reconstruct || plan->encoder_recon) && s.recon &&
-              s.err && s.src && s.keys;
+              s.err && s.src && s.keys && (s.strategy || options->strategy == KEYS_REFINE || options->preset ||
+                                           !options->reduce_keys);
     for (int i = 0; ok && i < view->scalar_count; i++) {
         plan_scalar(plan, i, &s, &at);
         plan->keys_scalar += plan->scalars[i].key_count;

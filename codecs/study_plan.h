@@ -12,7 +12,16 @@
 #include <stdint.h>
 
 #include "../core/channels.h"
+#include "key_select.h"
 #include "quantize.h"
+
+/* Keys chosen before planning (the closed loop, codecs/closed_loop.h), per
+ * track: scalar channels in id order, then rotation tracks. */
+typedef struct preset_keys {
+    const int *keys;
+    const size_t *offset;
+    const int *count;
+} preset_keys;
 
 typedef struct plan_options {
     bool reduce_keys;   /* false: every frame is a key (rows 2 and 7) */
@@ -30,6 +39,16 @@ typedef struct plan_options {
     /* false: the caller wants only the keys and codes (animbench encode),
      * so no encoder_recon is built (a whole clip's memory). */
     bool reconstruct;
+    /* How an animated track's keys are chosen (key_select.h); KEYS_REFINE is the study's. */
+    key_strategy strategy;
+    /* Per-track tolerances (hierarchical, codecs/hierarchy_tolerance.h), or
+     * NULL: eps_m for every scalar channel, eps_deg for every rotation. */
+    const double *eps_scalar;
+    const double *eps_rotation_deg;
+    /* Keys chosen elsewhere, used as given for every animated track; NULL: chosen here. */
+    const preset_keys *preset;
+    /* Self-contained layout: key times as u8 deltas with escapes (study_container.h). */
+    bool delta_times;
 } plan_options;
 
 typedef struct planned_scalar {

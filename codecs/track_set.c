@@ -72,29 +72,83 @@ static size_t index_bytes(const parse_ctx *c)
     return c->t->wide ? 4 : 2;
 }
 
+/* A key's frame as delta times store it (study_container.h): the distance
+ * from the previous key, in its shortest form only. */
+static bool read_delta_time(parse_ctx *c, const parsed_track *p, int k, int track, uint32_t *f)
+{
+    const size_t at = c->r.pos;
+    uint8_t small;
+    uint32_t d;
+    if (!read_u8(&c->r, &small))
+        return truncated(c, "a key time", track);
+    d = small;
+    if (small == 0) {
+        uint16_t mid;
+        if (!read_u16(&c->r, &mid))
+            return truncated(c, "a key time", track);
+        d = mid;
+        if (mid == 0) {
+            if (!c->t->wide) {
+                fail(c->err, c->err_size, "track %d: a key time escapes to 32 bits in a stream of at most 65,535 "
+                     "frames (offset %zu)", track, at);
+                return false;
+            }
+            if (!read_u32(&c->r, &d))
+                return truncated(c, "a key time", track);
+            if (d < 65536) {
+                fail(c->err, c->err_size, "track %d: key time delta %u written in 32 bits, not its shortest form "
+                     "(offset %zu)", track, d, at);
+                return false;
+            }
+        } else if (mid < 256) {
+            fail(c->err, c->err_size, "track %d: key time delta %u written in 16 bits, not its shortest form "
+                 "(offset %zu)", track, mid, at);
+            return false;
+        }
+    }
+    const uint64_t frame = (k > 0 ? (uint64_t)p->frames[k - 1] + 1 : 0) + d - 1;
+    if (frame >= LIMIT_FRAMES_MAX) {
+        fail(c->err, c->err_size, "track %d: key at frame %llu, past the longest clip (%d frames; offset %zu)", track,
+             (unsigned long long)frame, LIMIT_FRAMES_MAX, at);
+        return false;
+    }
+    *f = (uint32_t)frame;
+    return true;
+}
+
 /* Reads the frame indices shared by both record kinds and checks order. */
 static bool read_key_frame(parse_ctx *c, parsed_track *p, int k, int track)
 {
     uint32_t f;
-    if (!read_index(c, &f))
+    const size_t at = c->r.pos;
+    if (c->t->delta_times) {
+        if (!read_delta_time(c, p, k, track, &f))
+            return false;
+    } else if (!read_index(c, &f)) {
         return truncated(c, "a key frame", track);
+    }
     if (f >= LIMIT_FRAMES_MAX) {
         fail(c->err, c->err_size, "track %d: key at frame %u, past the longest clip (%d frames; offset %zu)", track,
-             f, LIMIT_FRAMES_MAX, c->r.pos - index_bytes(c));
+             f, LIMIT_FRAMES_MAX, at);
         return false;
     }
     if (k == 0 && f != 0) {
-        fail(c->err, c->err_size, "track %d: first key at frame %u, expected 0 (offset %zu)", track, f,
-             c->r.pos - index_bytes(c));
+        fail(c->err, c->err_size, "track %d: first key at frame %u, expected 0 (offset %zu)", track, f, at);
         return false;
     }
     if (k > 0 && f <= p->frames[k - 1]) {
         fail(c->err, c->err_size, "track %d: key frames not increasing (%u after %u, offset %zu)", track, f,
-             p->frames[k - 1], c->r.pos - index_bytes(c));
+             p->frames[k - 1], at);
         return false;
     }
     p->frames[k] = f;
     return true;
+}
+
+/* The fewest bytes a key's time can take: the pre-check of a record's size. */
+static size_t time_bytes_min(const parse_ctx *c)
+{
+    return c->t->delta_times ? 1 : index_bytes(c);
 }
 
 static bool read_header_fields(parse_ctx *c, int expected_id, int *count, int track)
@@ -164,7 +218,7 @@ static bool parse_scalar(parse_ctx *c, int id)
         }
         return true;
     }
-    const size_t per_key = (quant ? 2 : 4) + index_bytes(c);
+    const size_t per_key = (quant ? 2 : 4) + time_bytes_min(c);
     if ((size_t)n * per_key + (quant ? 8 : 0) > c->r.size - c->r.pos)
         return truncated(c, "the keys", id);
     if (!alloc_track(c, p, n, 1, quant))
@@ -186,11 +240,13 @@ static bool parse_scalar(parse_ctx *c, int id)
         if (!read_key_frame(c, p, k, id))
             return false;
         if (quant) {
-            read_u16(&c->r, &p->codes[k]);
+            if (!read_u16(&c->r, &p->codes[k]))
+                return truncated(c, "a key value", id);
             p->values[k] = quant_scalar_decode(p->codes[k], p->lo, p->range);
         } else {
             float v;
-            read_f32(&c->r, &v);
+            if (!read_f32(&c->r, &v))
+                return truncated(c, "a key value", id);
             if (!finite_f32(c, v, id))
                 return false;
             p->values[k] = v;
@@ -227,7 +283,7 @@ static bool parse_rotation(parse_ctx *c, int bone)
     if (!read_header_fields(c, bone, &n, track))
         return false;
     p->is_constant = n == 1;
-    const size_t per_key = (c->t->quantized ? 4 : 16) + (p->is_constant ? 0 : index_bytes(c));
+    const size_t per_key = (c->t->quantized ? 4 : 16) + (p->is_constant ? 0 : time_bytes_min(c));
     if ((size_t)n * per_key > c->r.size - c->r.pos)
         return truncated(c, "the keys", track);
     if (!alloc_track(c, p, n, 4, false))
@@ -266,11 +322,13 @@ static bool parse_header(parse_ctx *c, bool cubic, bool quantized)
              h[0], h[1], h[2]);
         return false;
     }
-    const bool s_cubic = h[3] & SC_FLAG_CUBIC, s_quant = h[3] & SC_FLAG_QUANTIZED;
+    const bool s_cubic = h[3] & SC_FLAG_CUBIC, s_quant = h[3] & SC_FLAG_QUANTIZED,
+               s_delta = h[3] & SC_FLAG_DELTA_TIMES;
     t->wide = h[3] & SC_FLAG_WIDE;
-    if (s_cubic != cubic || s_quant != quantized || (h[3] & ~7u)) {
-        fail(c->err, c->err_size, "header flags 0x%02x do not match this codec (cubic %d, quantised %d)", h[3],
-             cubic, quantized);
+    if (s_cubic != cubic || s_quant != quantized || s_delta != t->delta_times || (h[3] & ~15u)) {
+        fail(c->err, c->err_size,
+             "header flags 0x%02x do not match this codec (cubic %d, quantised %d, delta key times %d)", h[3], cubic,
+             quantized, t->delta_times);
         return false;
     }
     c->r.pos = 4;
@@ -337,12 +395,13 @@ static bool settle_frame_count(parse_ctx *c)
 }
 
 track_set *track_set_parse(const uint8_t *bytes, size_t size, container_layout layout, bool cubic,
-                           bool quantized, int bone_count, char *err, size_t err_size)
+                           bool quantized, bool delta_times, int bone_count, char *err, size_t err_size)
 {
     track_set *t = calloc(1, sizeof *t);
     if (!t)
         return fail(err, err_size, "out of memory");
     t->bone_count = bone_count;
+    t->delta_times = delta_times && layout == LAYOUT_SELF_CONTAINED;
     t->scalars = calloc((size_t)bone_count * 6, sizeof *t->scalars);
     t->rotations = calloc((size_t)bone_count, sizeof *t->rotations);
     parse_ctx c = {{bytes, size, 0}, t, layout, err, err_size};

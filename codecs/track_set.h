@@ -26,7 +26,7 @@ typedef struct parsed_track {
 typedef struct track_set {
     int bone_count, frame_count;
     double fps; /* 0 when the layout does not store it (the study's) */
-    bool cubic, quantized, wide;
+    bool cubic, quantized, wide, delta_times;
     parsed_track *scalars;   /* bone_count * 6, id order */
     parsed_track *rotations; /* bone_count */
 } track_set;
@@ -34,9 +34,10 @@ typedef struct track_set {
 /* The study's layout stores neither interpolation, quantisation nor frame
  * count: cubic and quantized come from the codec row, and the frame count
  * from the last key of the animated tracks.  The self-contained layout
- * carries all three, and they must agree with the row. */
+ * carries all three (and whether key times are deltas), and they must
+ * agree with the row. */
 track_set *track_set_parse(const uint8_t *bytes, size_t size, container_layout layout, bool cubic,
-                           bool quantized, int bone_count, char *err, size_t err_size);
+                           bool quantized, bool delta_times, int bone_count, char *err, size_t err_size);
 void track_set_free(track_set *t);
 
 /* The clip the keys describe, reconstructed with the encoder's arithmetic

@@ -1,5 +1,6 @@
 #include "clip.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -92,5 +93,36 @@ void clip_get_pose(const anim_clip *c, int f, double *pose)
             p[7 + a] = clip_scl_channel(c, b, a)[f];
         }
         memcpy(p + 3, clip_rot_track(c, b) + (size_t)f * 4, 4 * sizeof *p);
+    }
+}
+
+void clip_interpolate_pose(const anim_clip *c, double t, double *pose)
+{
+    const int n = c->frame_count;
+    int f0 = (int)t;
+    if (f0 > n - 1)
+        f0 = n - 1;
+    if (f0 < 0)
+        f0 = 0;
+    const double u = t - f0;
+    clip_get_pose(c, f0, pose);
+    if (u == 0 || f0 == n - 1)
+        return;
+    for (int b = 0; b < c->rig->bone_count; b++) {
+        double *p = pose + b * 10;
+        for (int a = 0; a < 3; a++) {
+            p[a] += (clip_pos_channel(c, b, a)[f0 + 1] - p[a]) * u;
+            p[7 + a] += (clip_scl_channel(c, b, a)[f0 + 1] - p[7 + a]) * u;
+        }
+        const double *q1 = clip_rot_track(c, b) + (size_t)(f0 + 1) * 4;
+        const double sign = p[3] * q1[0] + p[4] * q1[1] + p[5] * q1[2] + p[6] * q1[3] < 0 ? -1 : 1;
+        double len = 0;
+        for (int i = 0; i < 4; i++) {
+            p[3 + i] += (sign * q1[i] - p[3 + i]) * u;
+            len += p[3 + i] * p[3 + i];
+        }
+        len = sqrt(len);
+        for (int i = 0; i < 4 && len > 0; i++)
+            p[3 + i] /= len;
     }
 }

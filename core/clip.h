@@ -43,6 +43,12 @@ void clip_set_pose(anim_clip *c, int f, const double *pose);
 /* The pose of frame f, 10 doubles per bone. */
 void clip_get_pose(const anim_clip *c, int f, double *pose);
 
+/* The clip between its frames, at time t in frames (clamped to the clip):
+ * lerp for positions and scales, normalised lerp the short way round for
+ * rotations; frame f exactly at t = f.  What an imported clip is compared
+ * against between frames, and what the closed-loop encoder holds to. */
+void clip_interpolate_pose(const anim_clip *c, double t, double *pose);
+
 static inline double clip_seconds(const anim_clip *c)
 {
     return c->frame_count / c->fps;

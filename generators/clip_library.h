@@ -48,8 +48,7 @@ void clip_names_free(char **names, int count);
  * lerp for positions and scales, normalised lerp the short way round for
  * rotations.  At integer t every source returns its frame exactly. */
 void clip_source_pose_at(const clip_source *s, double t, double *pose);
-/* The frame interpolation used for imported clips, on any clip. */
-void clip_interpolate_pose(const anim_clip *c, double t, double *pose);
+/* (The frame interpolation used for imported clips is core/clip.h's clip_interpolate_pose.) */
 
 /* Returns NULL with a message when the name is not a known clip or the
  * file cannot be read. */

@@ -165,6 +165,9 @@ void print_point_report(const measured_clip *mc, const point_result *r)
     }
     printf("bytes  %zu (%.0f B/s), gzip %zu (%.0f B/s), keys %ld, stream fnv1a64 %016llx\n", r->bytes, r->bytes / secs,
            r->gzip_bytes, r->gzip_bytes / secs, r->keys, (unsigned long long)r->stream_fnv1a64);
+    if (r->key_time_bytes >= 0)
+        printf("key times  %ld bytes of the %zu (%.1f%%)\n", r->key_time_bytes, r->bytes,
+               r->bytes ? 100.0 * (double)r->key_time_bytes / (double)r->bytes : 0.0);
     if (r->decoded_ok)
         print_error_line("error, decoded from bytes:", clip->rig, &r->decoded);
     else

@@ -129,6 +129,7 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
     out->stream_fnv1a64 = bytes_fnv1a64(enc.bytes.data, enc.bytes.size);
     out->gzip_bytes = gzip_size(enc.bytes.data, enc.bytes.size);
     out->keys = enc.keys;
+    out->key_time_bytes = enc.key_time_bytes;
     out->has_reported = enc.has_reported_error;
     out->reported_error_mm = enc.reported_error_mm;
     out->reported_joint = enc.reported_joint;

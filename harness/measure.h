@@ -33,6 +33,7 @@ typedef struct point_result {
     size_t bytes, gzip_bytes;
     uint64_t stream_fnv1a64; /* fingerprint of the encoded bytes */
     long keys;
+    long key_time_bytes;  /* bytes spent on key times, or -1 when the codec does not say */
     bool decoded_ok;
     char decode_error[256];
     joint_error decoded;  /* error of the clip decoded from the bytes */

@@ -251,6 +251,8 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     cJSON_AddNumberToObject(j, "gzip_bytes", (double)r->gzip_bytes);
     cJSON_AddNumberToObject(j, "gzip_bytes_per_second", r->gzip_bytes / secs);
     cJSON_AddNumberToObject(j, "keys", (double)r->keys);
+    if (r->key_time_bytes >= 0)
+        cJSON_AddNumberToObject(j, "key_time_bytes", (double)r->key_time_bytes);
     char fp[17];
     snprintf(fp, sizeof fp, "%016llx", (unsigned long long)r->stream_fnv1a64);
     cJSON_AddStringToObject(j, "stream_fnv1a64", fp);

@@ -262,7 +262,13 @@ static measured_point *measure(tables_ctx *c, int clip, const plan_options *o)
 
 static plan_options options_at(const tables_ctx *c, double tol_mm, bool cubic, bool quant, bool drop)
 {
-    plan_options o = {true, tol_mm / 1000, study_tolerance_deg(tol_mm, c->s->lever_m), cubic, quant, drop, false, true};
+    plan_options o = {.reduce_keys = true,
+                      .eps_m = tol_mm / 1000,
+                      .eps_deg = study_tolerance_deg(tol_mm, c->s->lever_m),
+                      .cubic = cubic,
+                      .quantize = quant,
+                      .drop_constant = drop,
+                      .reconstruct = true};
     return o;
 }
 
@@ -338,7 +344,7 @@ static double keys_per_track_second(const study_plan *p, int animated, double se
 static void technique_options(const tables_ctx *c, plan_options rows[8])
 {
     const double tol = c->s->tol_mm;
-    const plan_options all_keys = {false, 0, 0, false, false, true, false, true};
+    const plan_options all_keys = {.drop_constant = true, .reconstruct = true};
     rows[2] = all_keys;
     rows[3] = options_at(c, tol, false, false, false);
     rows[4] = options_at(c, tol, false, false, true);

@@ -344,7 +344,7 @@ static void encode_tiny(bool quantize, byte_buffer *out)
     x[1] = 0.5;
     x[2] = 2;
     channel_view *v = channels_create(c);
-    const plan_options o = {true, 0.0001, 0.01, false, quantize, true, false, true};
+    const plan_options o = {.reduce_keys = true, .eps_m = 0.0001, .eps_deg = 0.01, .quantize = quantize, .drop_constant = true, .reconstruct = true};
     study_plan *p = study_plan_create(v, &o);
     bytes_init(out);
     assert_int_equal(study_container_write(p, out), CONTAINER_OK);
