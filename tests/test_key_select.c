@@ -12,11 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../codecs/codec.h"
+#include "../codecs/hierarchy_tolerance.h"
 #include "../codecs/key_select.h"
 #include "../codecs/refine.h"
 #include "../core/curve.h"
 #include "../core/pcg32.h"
 #include "../core/quat.h"
+#include "../generators/clip_library.h"
+#include "../harness/measure.h"
 
 /* Whether keys keep every non-key frame within eps: reconstruct the whole
  * channel as the decoder does and measure each frame. */
@@ -239,6 +243,250 @@ static void test_strategies_long_channels(void **state)
     key_workspace_free(w);
 }
 
+
+static measured_clip *load(const char *name, double unit_m)
+{
+    clip_params p = CLIP_DEFAULTS;
+    if (unit_m > 0)
+        p.unit_m = unit_m;
+    char err[256];
+    clip_source *s = clip_source_load(name, &p, err, sizeof err);
+    if (!s)
+        return NULL;
+    measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
+    assert_non_null(m);
+    return m;
+}
+
+static codec_output encode_row(const measured_clip *m, const char *row, double tol_mm)
+{
+    const codec *c = codec_find(row);
+    assert_non_null(c);
+    const codec_input in = {m->source->clip, m->view, false};
+    codec_params p;
+    codec_params_init(c, &p);
+    p.tol_mm = tol_mm;
+    codec_output out;
+    codec_output_init(&out);
+    char err[256];
+    if (c->ops->encode(c, &in, &p, &out, err, sizeof err) != 0)
+        fail_msg("%s: %s", row, err);
+    return out;
+}
+
+/* Key-time bytes worked out from the keys themselves: a u16 (u32 past
+ * 65,535 frames) per key, or the delta's shortest form: 1 byte below 256,
+ * 3 below 65,536, else 7.  key_frames lists every animated track's keys in
+ * turn, each track starting at frame 0. */
+static void expected_time_bytes(const codec_output *o, int frames, long *indices, long *deltas)
+{
+    *indices = *deltas = 0;
+    long prev = -1;
+    for (long k = 0; k < o->key_frame_count; k++) {
+        const long f = o->key_frames[k];
+        if (f == 0)
+            prev = -1;
+        const long d = f - prev;
+        *indices += frames > 65535 ? 4 : 2;
+        *deltas += d < 256 ? 1 : d < 65536 ? 3 : 7;
+        prev = f;
+    }
+}
+
+/* Delta key times decode to the same clip as 16-bit (or 32-bit) frame
+ * indices, value for value; the streams differ by exactly the key-time
+ * bytes, which match the count worked out from the keys: on the study's
+ * walk (every delta a byte), on a clip whose tracks have gaps of hundreds of
+ * frames (u16 escapes), and on a clip of 70,000 frames whose tracks keep
+ * only their ends (u32 escapes, the wide layout). */
+static void test_delta_times_decode_same_clip(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *clip;
+        double tol_mm;
+    } cases[] = {{"walk", 1}, {"random:bones=3,frames=3000,seed=5", 30}, {"random:bones=2,frames=70000,seed=2", 1e6}};
+    static const char *const pairs[][2] = {{"linear-sc", "linear-dt-sc"}, {"cubic-sc", "cubic-dt-sc"}};
+    for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+        measured_clip *m = load(cases[k].clip, 0);
+        const anim_clip *clip = m->source->clip;
+        for (int p = 0; p < 2; p++) {
+            codec_output a = encode_row(m, pairs[p][0], cases[k].tol_mm), b = encode_row(m, pairs[p][1], cases[k].tol_mm);
+            long indices, deltas;
+            expected_time_bytes(&a, clip->frame_count, &indices, &deltas);
+            assert_int_equal(a.key_time_bytes, indices);
+            assert_int_equal(b.key_time_bytes, deltas);
+            assert_int_equal((long)a.bytes.size - (long)b.bytes.size, indices - deltas);
+            char err[256];
+            const codec *ca = codec_find(pairs[p][0]), *cb = codec_find(pairs[p][1]);
+            anim_clip *da = ca->ops->decode(ca, a.bytes.data, a.bytes.size, clip->rig, err, sizeof err);
+            assert_non_null(da);
+            anim_clip *db = cb->ops->decode(cb, b.bytes.data, b.bytes.size, clip->rig, err, sizeof err);
+            if (!db)
+                fail_msg("%s on %s: %s", pairs[p][1], cases[k].clip, err);
+            const size_t n = (size_t)clip->frame_count * (size_t)clip->rig->bone_count;
+            assert_memory_equal(da->pos, db->pos, n * 3 * sizeof *da->pos);
+            assert_memory_equal(da->rot, db->rot, n * 4 * sizeof *da->rot);
+            assert_memory_equal(da->scl, db->scl, n * 3 * sizeof *da->scl);
+            print_message("  %s, %s: key times %ld bytes as indices, %ld as deltas (stream %zu -> %zu)\n",
+                          cases[k].clip, pairs[p][0], indices, deltas, a.bytes.size, b.bytes.size);
+            clip_free(da);
+            clip_free(db);
+            codec_output_free(&a);
+            codec_output_free(&b);
+        }
+        measured_clip_free(m);
+    }
+}
+
+/* A delta-time stream with u16 escapes, cut at every length and with every
+ * byte flipped: an error or a clip, never a read out of bounds (ASan). */
+static void test_delta_times_hostile(void **state)
+{
+    (void)state;
+    measured_clip *m = load("random:bones=2,frames=900,seed=9", 0);
+    const codec *c = codec_find("linear-dt-sc");
+    codec_output o = encode_row(m, "linear-dt-sc", 1e6);
+    const anim_rig *rig = m->source->clip->rig;
+    const size_t n = o.bytes.size;
+    char err[256];
+    int rejected = 0;
+    for (size_t len = 0; len < n; len++) {
+        uint8_t *cut = malloc(len ? len : 1);
+        memcpy(cut, o.bytes.data, len);
+        anim_clip *d = c->ops->decode(c, cut, len, rig, err, sizeof err);
+        assert_null(d);
+        free(cut);
+    }
+    for (size_t at = 0; at < n; at++) {
+        uint8_t *bad = malloc(n);
+        memcpy(bad, o.bytes.data, n);
+        bad[at] ^= 0xA5;
+        anim_clip *d = c->ops->decode(c, bad, n, rig, err, sizeof err);
+        rejected += d == NULL;
+        clip_free(d);
+        free(bad);
+    }
+    print_message("  %zu bytes: every truncation rejected, %d of %zu byte flips rejected\n", n, rejected, n);
+    codec_output_free(&o);
+    measured_clip_free(m);
+}
+
+/* A chain of three joints (rest offsets 0.5 m and 0.3 m up, unit scale),
+ * 1 mm at distance 0.1 m.  Lengths: the tip 0.1; the middle 0.1 + 0.3 =
+ * 0.4; the root 0.4 + 0.5 = 0.9.  Angles 2 asin(0.001 / (2 L)), with
+ * asin x = x + x^3 / 6 to this precision: 2 (x + x^3 / 6) rad for x =
+ * 1/1800, 1/800, 1/200 is 0.0636620, 0.1432395 and 0.5729602 degrees;
+ * translations 1 mm (scale 1); scales 0.001 / L: 0.0011111, 0.0025, 0.01. */
+static void test_hierarchy_tolerance_worked(void **state)
+{
+    (void)state;
+    anim_rig *rig = rig_create(3);
+    const double offsets[3][3] = {{0, 0, 0}, {0, 0.5, 0}, {0, 0.3, 0}};
+    for (int b = 0; b < 3; b++) {
+        rig->parents[b] = b - 1;
+        memcpy(rig->rest_offsets + b * 3, offsets[b], sizeof offsets[b]);
+    }
+    anim_clip *clip = clip_create_rest(rig, 5, 30);
+    channel_view *view = channels_create(clip);
+    double eps_s[18], eps_r[3];
+    assert_int_equal(hierarchy_tolerances(view, 0.001, 0.1, eps_s, eps_r), 0);
+    const double angle[3] = {0.0636620, 0.1432395, 0.5729602}, scale[3] = {0.0011111, 0.0025, 0.01};
+    for (int b = 0; b < 3; b++) {
+        assert_true(fabs(eps_r[b] - angle[b]) < 1e-6);
+        for (int a = 0; a < 3; a++) {
+            assert_true(fabs(eps_s[b * 6 + a] - 0.001) < 1e-12);
+            assert_true(fabs(eps_s[b * 6 + 3 + a] - scale[b]) < 1e-6);
+        }
+    }
+    channels_free(view);
+    clip_free(clip);
+    rig_free(rig);
+}
+
+/* The closed loop's contract, measured by the harness on the decoded clip
+ * (measure_point: the bytes decoded by the row's decoder, every joint at
+ * every frame and at 3 sub-steps between frames against the interpolation of
+ * the input frames), not by the encoder's own check: linear keys within the
+ * target everywhere; cubic keys within it at the frames, and between them
+ * within the larger of the target and what cubic keys at every frame give.
+ * On a 20-joint chain (where a per-channel tolerance adds up down the
+ * chain: linear-sc at the same millimetres misses it) and on Bandai Namco
+ * captures when the data is there. */
+static void check_closed_loop(measured_clip *m, double tol_mm, bool imported)
+{
+    const double target = tol_mm / 1000;
+    point_result floor_r;
+    char err[256];
+    const codec *cubic_sc = codec_find("cubic-sc");
+    codec_params fp;
+    codec_params_init(cubic_sc, &fp);
+    fp.tol_mm = 0;
+    assert_int_equal(measure_point(m, cubic_sc, &fp, false, &floor_r, err, sizeof err), 0);
+    for (int cubic = 0; cubic < 2; cubic++) {
+        const codec *c = codec_find(cubic ? "cubic-closed-sc" : "linear-closed-sc");
+        codec_params p;
+        codec_params_init(c, &p);
+        p.tol_mm = tol_mm;
+        point_result r;
+        if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
+            fail_msg("%s on %s: %s", c->name, m->source->name, err);
+        assert_true(r.decoded_ok && r.has_metrics);
+        const double at_frames = r.metrics.joint_m.max, between = r.metrics.between_joint_m.max;
+        print_message("  %-16s %-28s at %g mm: %zu bytes, joint max %.4f mm, between %.4f mm\n", c->name,
+                      m->source->name, tol_mm, r.bytes, at_frames * 1000, between * 1000);
+        if (!(at_frames <= target))
+            fail_msg("%s on %s: %.6f mm at the frames, target %g", c->name, m->source->name, at_frames * 1000, tol_mm);
+        if (imported) {
+            const double allowed = cubic && floor_r.metrics.between_joint_m.max > target
+                                       ? floor_r.metrics.between_joint_m.max * (1 + 1e-6)
+                                       : target;
+            if (!(between <= allowed))
+                fail_msg("%s on %s: %.6f mm between frames, allowed %.6f", c->name, m->source->name, between * 1000,
+                         allowed * 1000);
+        }
+        point_result_free(&r);
+    }
+    point_result_free(&floor_r);
+}
+
+static void test_closed_loop_contract(void **state)
+{
+    (void)state;
+    measured_clip *chain = load("random:bones=20,frames=240,branching=1,depth=24,seed=4", 0);
+    check_closed_loop(chain, 1, true);
+    check_closed_loop(chain, 0.1, true);
+    /* the per-channel tolerance it replaces, at the same millimetres, misses */
+    point_result r;
+    char err[256];
+    const codec *lin = codec_find("linear-sc");
+    codec_params p;
+    codec_params_init(lin, &p);
+    assert_int_equal(measure_point(chain, lin, &p, false, &r, err, sizeof err), 0);
+    print_message("  linear-sc on the chain at 1 mm: joint max %.3f mm\n", r.metrics.joint_m.max * 1000);
+    assert_true(r.metrics.joint_m.max > 0.001);
+    point_result_free(&r);
+    measured_clip_free(chain);
+    measured_clip *walk = load("walk", 0);
+    check_closed_loop(walk, 1, false);
+    measured_clip_free(walk);
+    static const char *const bandai[] = {"data:bandai_namco_1/dataset-1_walk_normal_001.bvh",
+                                         "data:bandai_namco_1/dataset-1_kick_normal_001.bvh",
+                                         "data:bandai_namco_1/dataset-1_dash_happy_001.bvh"};
+    int found = 0;
+    for (int i = 0; i < 3; i++) {
+        measured_clip *m = load(bandai[i], 0.01);
+        if (!m)
+            continue;
+        check_closed_loop(m, 1, true);
+        check_closed_loop(m, 0.1, true);
+        measured_clip_free(m);
+        found++;
+    }
+    if (!found)
+        print_message("  Bandai Namco captures not found in %s: checked on generated clips only\n", clip_data_folder());
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -247,6 +495,10 @@ int main(void)
         cmocka_unit_test(test_greedy_worked),
         cmocka_unit_test(test_peucker_is_linear_refine),
         cmocka_unit_test(test_strategies_long_channels),
+        cmocka_unit_test(test_delta_times_decode_same_clip),
+        cmocka_unit_test(test_delta_times_hostile),
+        cmocka_unit_test(test_hierarchy_tolerance_worked),
+        cmocka_unit_test(test_closed_loop_contract),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
