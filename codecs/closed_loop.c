@@ -299,7 +299,7 @@ static void reset_state(closed_loop *cl)
             update_world(cl, j);
 }
 
-closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cubic)
+closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cubic, closed_loop_reference reference)
 {
     closed_loop *cl = calloc(1, sizeof *cl);
     if (!cl)
@@ -394,6 +394,10 @@ closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cub
             fk_pose(cl->rig, lp, lp + J * 3, lp + J * 7, cl->ref_pos + (size_t)s * J * 3, wq);
         }
         reset_state(cl);
+        if (reference == REFERENCE_OWN) /* between frames: the state with every frame a key */
+            for (int s = 0; s < cl->samples; s++)
+                if (s % cl->substeps != 0)
+                    memcpy(cl->ref_pos + (size_t)s * J * 3, cl->wpos + (size_t)s * J * 3, (size_t)J * 3 * sizeof *cl->wpos);
         for (int s = 0; s < cl->samples; s++)
             for (int j = 0; j < J; j++)
                 cl->floor2[(size_t)s * J + j] =

@@ -39,8 +39,16 @@
 
 typedef struct closed_loop closed_loop;
 
+/* Between frames the decoded clip is held to the input's straight
+ * interpolation (REFERENCE_LINEAR: lerp and normalised lerp, what the
+ * harness measures imported clips against) or to the row's own
+ * interpolation of every input frame (REFERENCE_OWN: for cubic keys, the
+ * Catmull-Rom curve through every frame, so the contract is "within the
+ * target of what this decoder shows with every frame kept"). */
+typedef enum closed_loop_reference { REFERENCE_LINEAR, REFERENCE_OWN } closed_loop_reference;
+
 /* NULL when out of memory.  substeps >= 1 (1: frames only). */
-closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cubic);
+closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cubic, closed_loop_reference reference);
 void closed_loop_free(closed_loop *cl);
 
 /* Chooses every animated track's keys for target_m; the keys stay owned by

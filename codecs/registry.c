@@ -44,12 +44,17 @@ static const codec_param_decl HIERARCHY_TOLERANCE[] = {
     {"distance_m", PARAM_REAL, 0.1, 0, INFINITY, false, "m",
      "skin beyond the last joint, added to every chain (ozz's default 0.1)", NULL, 0},
 };
-static const codec_param_decl CLOSED_LOOP_TARGET[] = {
-    {"tol_mm", PARAM_REAL, 1.0, 0, INFINITY, true, "mm",
-     "target: every joint's world position within it, at the frames and between them", NULL, +1},
-    {"substeps", PARAM_INT, 4, 1, 64, false, "",
-     "S: checked at t = f + k / S between frames (1: frames only)", NULL, 0},
-};
+static const char *const BETWEEN_REFERENCES[] = {"linear", "own", NULL};
+#define CLOSED_LOOP_PARAMS(between_default)                                                                      \
+    {"tol_mm", PARAM_REAL, 1.0, 0, INFINITY, true, "mm",                                                       \
+     "target: every joint's world position within it, at the frames and between them", NULL, +1},             \
+    {"substeps", PARAM_INT, 4, 1, 64, false, "", "S: checked at t = f + k / S between frames (1: frames only)", \
+     NULL, 0},                                                                                                  \
+    {"between", PARAM_CHOICE, between_default, 0, 1, false, "",                                               \
+     "between frames, held to: linear (the input's lerp, as measured) or own (this row's curve through every frame)", \
+     BETWEEN_REFERENCES, 0}
+static const codec_param_decl CLOSED_LOOP_LINEAR[] = {CLOSED_LOOP_PARAMS(0)};
+static const codec_param_decl CLOSED_LOOP_CUBIC[] = {CLOSED_LOOP_PARAMS(1)};
 #define TOLERANCE_PARAMS STUDY_TOLERANCE, 2
 #define NO_PARAMS NULL, 0
 
@@ -103,9 +108,9 @@ static const codec CODECS[] = {
     {"cubic-hier-sc", "cubic refine, hierarchical tolerance (ozz: angle from the longest chain below); self-contained", 0,
      KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_HIERARCHY, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, HIERARCHY_TOLERANCE, 2},
     {"linear-closed-sc", "linear keys, world-space closed loop: every joint within tol_mm at frames and sub-steps, verified on the decoded stream; self-contained", 0,
-     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_TARGET, 2},
-    {"cubic-closed-sc", "cubic keys, world-space closed loop: every joint within tol_mm at frames and sub-steps (or the floor of cubic through every frame), verified on the decoded stream; self-contained", 0,
-     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_TARGET, 2},
+     KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_LINEAR, 3},
+    {"cubic-closed-sc", "cubic keys, world-space closed loop: every joint within tol_mm at frames, and between them of the cubic through every frame, verified on the decoded stream; self-contained", 0,
+     KEYED(true, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_CLOSED_LOOP, false), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, CLOSED_LOOP_CUBIC, 3},
     {"linear-dt-sc", "linear-sc's keys with key times as u8 deltas (u16 escape; seeds 003, 004)", 0,
      KEYED(false, LAYOUT_SELF_CONTAINED, KEYS_REFINE, TOL_LEVER, true), &TRACK_CODEC_OPS, 1, TRACK_SOURCES, TOLERANCE_PARAMS},
     {"cubic-dt-sc", "cubic-sc's keys with key times as u8 deltas (u16 escape; seeds 003, 004)", 0,

@@ -102,7 +102,8 @@ static study_plan *encode_closed_loop(const codec *c, const codec_input *in, con
 {
     const track_codec_config *cfg = c->config;
     const double target = p->tol_mm / 1000;
-    closed_loop *cl = closed_loop_create(in->view, param_int(c, p, "substeps"), cfg->cubic);
+    closed_loop *cl = closed_loop_create(in->view, param_int(c, p, "substeps"), cfg->cubic,
+                                         (closed_loop_reference)param_int(c, p, "between"));
     if (!cl) {
         snprintf(err, err_size, "out of memory for the closed loop's poses");
         return NULL;
