@@ -33,6 +33,7 @@ static const column COLUMNS[] = {
     {"bytes_per_second", "rate (B/s)", COL_NUMBER},
     {"gzip_bytes", "gzip (B)", COL_COUNT},
     {"keys", "keys", COL_COUNT},
+    {"key_time_bytes", "key times (B)", COL_COUNT},
     {"bits_per_joint_sample", "bits per joint-sample", COL_NUMBER},
     {"raw_ratio", "raw / bytes (ACL's convention)", COL_NUMBER},
     {"joint_max_mm", "joint max (mm)", COL_NUMBER},
@@ -98,7 +99,7 @@ static void cell(const cJSON *pt, const column *col, int digits, char *out, size
     else if (strcmp(name, "frames") == 0)
         v = number(at(pt, "clip", "frames", NULL));
     else if (strcmp(name, "bytes") == 0 || strcmp(name, "bytes_per_second") == 0 || strcmp(name, "gzip_bytes") == 0 ||
-             strcmp(name, "keys") == 0)
+             strcmp(name, "keys") == 0 || strcmp(name, "key_time_bytes") == 0)
         v = number(at(pt, name, NULL, NULL));
     else if (strcmp(name, "bits_per_joint_sample") == 0)
         v = number(at(pt, "metrics", "rate", "bits_per_joint_sample"));
@@ -171,7 +172,7 @@ static int by_columns(const void *x, const void *y)
     "                               [--digits 4] [--out FILE]\n"                                           \
     "  Any results file as a table: one row per point, the chosen columns (units in the header),\n"        \
     "  numbers to --digits significant digits, rows sorted by clip then codec (or codec then clip).\n"    \
-    "  Columns: clip codec params knob target_mm reached frames bytes bytes_per_second gzip_bytes keys\n"  \
+    "  Columns: clip codec params knob target_mm reached frames bytes bytes_per_second gzip_bytes keys key_time_bytes\n"  \
     "  bits_per_joint_sample raw_ratio joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"             \
     "  between_max_mm between_shell_max_mm effector_max_mm slide_max_mm\n"
 

@@ -209,7 +209,7 @@ int export_tables_for(const char *path, char *err, size_t err_size)
                  "\tns_pose_median\tns_pose_min\tns_pose_max"
                  "\tshell_max_mm\tshell_p99_mm\tshell_above\tbetween_max_mm\tbetween_shell_max_mm\teffector_max_mm"
                  "\tslide_max_mm\tsink_max_mm\tbits_per_joint_sample\tacl_raw_ratio\tjoint_p99_mm\tjoint_median_mm"
-                 "\tknob\tknob_value\tmatch_metric\ttarget_mm\treachable\tparams\tmatch_value_mm\n");
+                 "\tknob\tknob_value\tmatch_metric\ttarget_mm\treachable\tparams\tmatch_value_mm\tkey_time_bytes\n");
     put(&keys, "# animbench key histograms from %s: animated keys stored at each frame\n", path);
     put(&keys, "clip\tcodec\ttol_mm\tframe\tseconds\tkeys\n");
     int histograms = 0, nrows = 0, nclips = 0, ncodecs = 0;
@@ -282,6 +282,8 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         put(&points, "%s", nparam ? "" : "-");
         const int mm = match ? match_metric_find(str(match, "metric")) : -1;
         fmt_or_dash(&points, mm >= 0 ? summary_point_metric(p, (match_metric)mm) : -1, "\t%.9g");
+        fmt_or_dash(&points, cJSON_IsNumber(cJSON_GetObjectItem(p, "key_time_bytes")) ? num(p, "key_time_bytes") : -1,
+                    "\t%.0f");
         put(&points, "\n");
         if (rows && clip_names && codec_names && points.data) {
             row *r = &rows[nrows++];
