@@ -16,7 +16,8 @@ run() {
   make -s BUILD="build-det-$name" BIN="build-det-$name/animbench" CC="$cc" OPT="$opt" "build-det-$name/animbench" >/dev/null
   for threads in 1 2; do
     { ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings
-      for codec in cubic-q-sc linear quant-sc every-nth; do
+      for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
+                   cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
