@@ -318,7 +318,11 @@ closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cub
     cl->tracks = calloc((size_t)cl->track_count, sizeof *cl->tracks);
     cl->joint_tracks = malloc((size_t)J * 7 * sizeof *cl->joint_tracks);
     cl->joint_track_count = calloc((size_t)J, sizeof *cl->joint_track_count);
-    cl->subtree = malloc((size_t)J * (size_t)J * sizeof *cl->subtree);
+    size_t descendants = 0; /* every joint counted once per ancestor */
+    for (int b = 0; b < J; b++)
+        for (int a = clip->rig->parents[b]; a >= 0; a = clip->rig->parents[a])
+            descendants++;
+    cl->subtree = malloc((descendants + 1) * sizeof *cl->subtree);
     cl->subtree_at = malloc((size_t)J * sizeof *cl->subtree_at);
     cl->subtree_count = calloc((size_t)J, sizeof *cl->subtree_count);
     cl->ref_pos = malloc(S * J * 3 * sizeof *cl->ref_pos);

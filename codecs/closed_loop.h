@@ -47,6 +47,13 @@ typedef struct closed_loop closed_loop;
  * target of what this decoder shows with every frame kept"). */
 typedef enum closed_loop_reference { REFERENCE_LINEAR, REFERENCE_OWN } closed_loop_reference;
 
+/* What the closed loop holds per joint and sample (reference, floor, local
+ * pose, world position and rotation): 168 bytes, times substeps samples per
+ * frame.  The encoder refuses a clip of more than CLOSED_LOOP_SAMPLES_MAX
+ * joint-samples x substeps (672 MiB), before allocating. */
+#define CLOSED_LOOP_BYTES_PER_SAMPLE 168
+#define CLOSED_LOOP_SAMPLES_MAX 4194304
+
 /* NULL when out of memory.  substeps >= 1 (1: frames only). */
 closed_loop *closed_loop_create(const channel_view *view, int substeps, bool cubic, closed_loop_reference reference);
 void closed_loop_free(closed_loop *cl);

@@ -102,7 +102,17 @@ static study_plan *encode_closed_loop(const codec *c, const codec_input *in, con
 {
     const track_codec_config *cfg = c->config;
     const double target = p->tol_mm / 1000;
-    closed_loop *cl = closed_loop_create(in->view, param_int(c, p, "substeps"), cfg->cubic,
+    const int substeps = param_int(c, p, "substeps");
+    const double samples = (double)in->view->frame_count * in->clip->rig->bone_count * substeps;
+    if (samples > CLOSED_LOOP_SAMPLES_MAX) {
+        snprintf(err, err_size,
+                 "closed loop: %d frames x %d joints x %d sub-steps is %.0f joint-samples, over its %d (%d bytes each, "
+                 "%.0f MiB): use fewer sub-steps, or a shorter clip",
+                 in->view->frame_count, in->clip->rig->bone_count, substeps, samples, CLOSED_LOOP_SAMPLES_MAX,
+                 CLOSED_LOOP_BYTES_PER_SAMPLE, (double)CLOSED_LOOP_SAMPLES_MAX * CLOSED_LOOP_BYTES_PER_SAMPLE / 1048576);
+        return NULL;
+    }
+    closed_loop *cl = closed_loop_create(in->view, substeps, cfg->cubic,
                                          (closed_loop_reference)param_int(c, p, "between"));
     if (!cl) {
         snprintf(err, err_size, "out of memory for the closed loop's poses");
