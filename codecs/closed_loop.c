@@ -200,7 +200,7 @@ static bool window_ok(closed_loop *cl, const cl_track *tr, int s0, int s1, doubl
             quat_mul(pq, l + 3, tq + j * 4);
         }
         const double e = dist2(tp + j * 3, ref + j * 3);
-        if (e > target2 && e > fl[j])
+        if (!(e <= target2 || e <= fl[j])) /* NaN fails */
             return false;
         for (int i = 0; i < sub_count; i++) {
             const int b = sub[i], q = cl->rig->parents[b];
@@ -212,7 +212,7 @@ static bool window_ok(closed_loop *cl, const cl_track *tr, int s0, int s1, doubl
                 tp[b * 3 + a] = tp[q * 3 + a] + off[a];
             quat_mul(tq + q * 4, lb + 3, tq + b * 4);
             const double eb = dist2(tp + b * 3, ref + b * 3);
-            if (eb > target2 && eb > fl[b])
+            if (!(eb <= target2 || eb <= fl[b]))
                 return false;
         }
     }
@@ -473,8 +473,8 @@ double closed_loop_excess(const closed_loop *cl, const track_sampler *decoded, d
                 const double e = sqrt(dist2(wp + b * 3, cl->ref_pos + ((size_t)s * J + b) * 3));
                 const double floor = sqrt(cl->floor2[(size_t)s * J + b]);
                 const double over = e - (floor > target_m ? floor * (1 + 1e-9) : target_m);
-                if (over > excess)
-                    excess = over;
+                if (!(over <= excess)) /* NaN is the largest excess */
+                    excess = isnan(over) ? INFINITY : over;
                 if (e > *worst_m) {
                     *worst_m = e;
                     *joint = b;

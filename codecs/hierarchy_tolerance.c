@@ -20,9 +20,11 @@ int hierarchy_tolerances(const channel_view *view, double tol_m, double distance
     const anim_rig *rig = clip->rig;
     const int nb = rig->bone_count, n = clip->frame_count;
     double *scale = malloc((size_t)nb * sizeof *scale), *length = malloc((size_t)nb * sizeof *length);
-    if (!scale || !length) {
+    double *offset = malloc((size_t)nb * sizeof *offset);
+    if (!scale || !length || !offset) {
         free(scale);
         free(length);
+        free(offset);
         return -1;
     }
     for (int b = 0; b < nb; b++) {
@@ -33,6 +35,7 @@ int hierarchy_tolerances(const channel_view *view, double tol_m, double distance
         }
         scale[b] = s;
         length[b] = distance_m * scale[b];
+        offset[b] = distance_m;
     }
     for (int b = nb - 1; b >= 0; b--) {
         const int p = rig->parents[b];
@@ -49,13 +52,14 @@ int hierarchy_tolerances(const channel_view *view, double tol_m, double distance
         }
         const double via = length[b] + sqrt(reach) * scale[p];
         length[p] = via > length[p] ? via : length[p];
+        offset[p] = sqrt(reach) > offset[p] ? sqrt(reach) : offset[p];
     }
     for (int i = 0; i < view->scalar_count; i++) {
         const scalar_channel *ch = &view->scalars[i];
         const int p = rig->parents[ch->bone];
         const double parent_scale = p >= 0 ? scale[p] : 1;
         eps_scalar[i] = ch->kind == CHANNEL_POSITION ? tol_m / (parent_scale > 0 ? parent_scale : 1)
-                                                     : tol_m / (length[ch->bone] > 0 ? length[ch->bone] : 1);
+                                                     : tol_m / (offset[ch->bone] > 0 ? offset[ch->bone] : 1);
     }
     for (int i = 0; i < view->rotation_count; i++) {
         const double len = length[view->rotations[i].bone];
@@ -64,5 +68,6 @@ int hierarchy_tolerances(const channel_view *view, double tol_m, double distance
     }
     free(scale);
     free(length);
+    free(offset);
     return 0;
 }

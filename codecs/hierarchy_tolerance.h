@@ -12,7 +12,9 @@
  *   translation of j:  tol / scale(parent(j))        (a root: tol)
  *   rotation of j:     2 asin(min(1, tol / (2 length(j)))), in degrees
  *                      (a chord of tol at radius length(j))
- *   scale of j:        tol / length(j)
+ *   scale of j:        tol / offset(j), the longest child offset over the
+ *                      clip (or distance_m): a scale error moves each child by
+ *                      the error times its offset, and its subtree rigidly
  * so a hip gets a far smaller angle than a finger.  distance_m stands for the
  * skin beyond the last joint (ozz's default: 0.1 m). */
 #ifndef ANIMBENCH_HIERARCHY_TOLERANCE_H

@@ -378,7 +378,8 @@ static void test_delta_times_hostile(void **state)
  * 0.4; the root 0.4 + 0.5 = 0.9.  Angles 2 asin(0.001 / (2 L)), with
  * asin x = x + x^3 / 6 to this precision: 2 (x + x^3 / 6) rad for x =
  * 1/1800, 1/800, 1/200 is 0.0636620, 0.1432395 and 0.5729602 degrees;
- * translations 1 mm (scale 1); scales 0.001 / L: 0.0011111, 0.0025, 0.01. */
+ * translations 1 mm (scale 1); scales 0.001 over the longest child offset
+ * (or the 0.1 m distance at the tip): 0.5, 0.3, 0.1 give 0.002, 0.0033333, 0.01. */
 static void test_hierarchy_tolerance_worked(void **state)
 {
     (void)state;
@@ -392,7 +393,7 @@ static void test_hierarchy_tolerance_worked(void **state)
     channel_view *view = channels_create(clip);
     double eps_s[18], eps_r[3];
     assert_int_equal(hierarchy_tolerances(view, 0.001, 0.1, eps_s, eps_r), 0);
-    const double angle[3] = {0.0636620, 0.1432395, 0.5729602}, scale[3] = {0.0011111, 0.0025, 0.01};
+    const double angle[3] = {0.0636620, 0.1432395, 0.5729602}, scale[3] = {0.002, 0.0033333, 0.01};
     for (int b = 0; b < 3; b++) {
         assert_true(fabs(eps_r[b] - angle[b]) < 1e-6);
         for (int a = 0; a < 3; a++) {
