@@ -3,7 +3,8 @@
 # `animbench encode` at 1 mm on random clips of 31 bones at 120 Hz, 250 to
 # 8,000 frames, and on the 4,511-frame capture cmu_01_03; pinned to the last
 # CPU, median, min and max of 3 runs.  Benchmarks: never asserted.  Writes
-# results/keys_encode_time.tsv (the slopes are in results/keys_summary.md).
+# results/keys_encode_time.tsv and results/figures/keys_encode_time.png/svg (the slopes are in
+# results/keys_summary.md).
 # usage: scripts/keys_timing.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -36,3 +37,5 @@ if [ -f "$data/bvh/cmu_01_03_mb.bvh" ]; then
   time_one cmu_01_03 4511 "$data/bvh/cmu_01_03_mb.bvh" --unit-m 0.056444
 fi
 mv "$tmp" "$out"
+gnuplot -c plots/keys_encode.gp "$out" results/figures "$(awk -F'\t' 'NR > 2 && !seen[$3]++ {printf "%s ", $3}' "$out")"
+echo "figures: keys_encode <- $out" >&2
