@@ -20,6 +20,7 @@
 #include "../core/quat.h"
 #include "../generators/study_clips.h"
 #include "../generators/study_rig.h"
+#include "channel_oracle.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-12)
 
@@ -184,31 +185,8 @@ static int naive_refine(const double *v, int n, bool rotation, double eps, bool 
     keys[0] = 0;
     keys[1] = n - 1;
     for (;;) {
-        const curve_keys k = {v, rotation ? 4 : 1, keys, count, cubic};
-        if (rotation)
-            curve_reconstruct4(&k, n, recon);
-        else
-            curve_reconstruct(&k, n, recon, 1);
-        double worst = -INFINITY;
-        int wi = -1;
-        for (int f = 0, ki = 0; f < n; f++) {
-            if (ki < count && keys[ki] == f) {
-                ki++;
-                continue;
-            }
-            double e;
-            if (rotation) {
-                double r[4];
-                quat_normalize(recon + f * 4, r);
-                e = quat_angle_deg(r, v + f * 4);
-            } else {
-                e = fabs(recon[f] - v[f]);
-            }
-            if (e > worst) {
-                worst = e;
-                wi = f;
-            }
-        }
+        int wi;
+        const double worst = channel_worst_error(v, n, rotation, cubic, keys, count, recon, &wi);
         if (wi < 0 || worst <= eps || count >= n)
             break;
         int lo = 0;

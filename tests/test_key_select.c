@@ -22,34 +22,14 @@
 #include "../core/quat.h"
 #include "../generators/clip_library.h"
 #include "../harness/measure.h"
+#include "channel_oracle.h"
 
-/* Whether keys keep every non-key frame within eps: reconstruct the whole
- * channel as the decoder does and measure each frame. */
+/* Whether keys keep every non-key frame within eps (tests/channel_oracle.h). */
 static bool valid(const double *v, int n, bool rotation, bool cubic, double eps, const int *keys, int count)
 {
     double recon[64 * 4];
-    const curve_keys k = {v, rotation ? 4 : 1, keys, count, cubic};
-    if (rotation)
-        curve_reconstruct4(&k, n, recon);
-    else
-        curve_reconstruct(&k, n, recon, 1);
-    for (int f = 0, ki = 0; f < n; f++) {
-        if (ki < count && keys[ki] == f) {
-            ki++;
-            continue;
-        }
-        double e;
-        if (rotation) {
-            double r[4];
-            quat_normalize(recon + f * 4, r);
-            e = quat_angle_deg(r, v + f * 4);
-        } else {
-            e = fabs(recon[f] - v[f]);
-        }
-        if (!(e <= eps))
-            return false;
-    }
-    return true;
+    int at;
+    return channel_worst_error(v, n, rotation, cubic, keys, count, recon, &at) <= eps;
 }
 
 /* The fewest keys over every subset holding the first and last frame. */
