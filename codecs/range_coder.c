@@ -1,0 +1,199 @@
+#include "range_coder.h"
+
+#define TOP (1u << 24)
+#define MOVE_BITS 5
+
+void rc_encoder_init(rc_encoder *e, byte_buffer *out)
+{
+    e->low = 0;
+    e->range = 0xFFFFFFFFu;
+    e->cache = 0;
+    e->pending = 1;
+    e->out = out;
+}
+
+/* Moves the top byte of low out.  A byte can still change by a carry from
+ * below until a byte other than 0xFF follows it, so the last such byte and
+ * the 0xFF run behind it wait in cache / pending. */
+static void shift_low(rc_encoder *e)
+{
+    if ((uint32_t)e->low < 0xFF000000u || (e->low >> 32) != 0) {
+        const uint8_t carry = (uint8_t)(e->low >> 32);
+        uint8_t byte = e->cache;
+        do {
+            bytes_u8(e->out, (uint8_t)(byte + carry));
+            byte = 0xFF;
+        } while (--e->pending != 0);
+        e->cache = (uint8_t)(e->low >> 24);
+    }
+    e->pending++;
+    e->low = (e->low & 0x00FFFFFFu) << 8;
+}
+
+void rc_encode_bit(rc_encoder *e, uint16_t *prob, int bit)
+{
+    const uint32_t bound = (e->range >> RC_PROB_BITS) * *prob;
+    if (!bit) {
+        e->range = bound;
+        *prob = (uint16_t)(*prob + (((1u << RC_PROB_BITS) - *prob) >> MOVE_BITS));
+    } else {
+        e->low += bound;
+        e->range -= bound;
+        *prob = (uint16_t)(*prob - (*prob >> MOVE_BITS));
+    }
+    while (e->range < TOP) {
+        e->range <<= 8;
+        shift_low(e);
+    }
+}
+
+void rc_encode_raw(rc_encoder *e, uint32_t value, int bits)
+{
+    for (int i = bits - 1; i >= 0; i--) {
+        e->range >>= 1;
+        if ((value >> i) & 1)
+            e->low += e->range;
+        while (e->range < TOP) {
+            e->range <<= 8;
+            shift_low(e);
+        }
+    }
+}
+
+void rc_encoder_finish(rc_encoder *e)
+{
+    for (int i = 0; i < 5; i++)
+        shift_low(e);
+}
+
+static uint8_t next_byte(rc_decoder *d)
+{
+    if (d->pos < d->size)
+        return d->data[d->pos++];
+    d->overrun = true;
+    return 0;
+}
+
+void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size)
+{
+    d->data = data;
+    d->size = size;
+    d->pos = 0;
+    d->overrun = false;
+    d->range = 0xFFFFFFFFu;
+    d->code = 0;
+    for (int i = 0; i < 5; i++) /* the first byte is the encoder's initial cache, 0 */
+        d->code = (d->code << 8) | next_byte(d);
+}
+
+int rc_decode_bit(rc_decoder *d, uint16_t *prob)
+{
+    const uint32_t bound = (d->range >> RC_PROB_BITS) * *prob;
+    int bit;
+    if (d->code < bound) {
+        d->range = bound;
+        *prob = (uint16_t)(*prob + (((1u << RC_PROB_BITS) - *prob) >> MOVE_BITS));
+        bit = 0;
+    } else {
+        d->code -= bound;
+        d->range -= bound;
+        *prob = (uint16_t)(*prob - (*prob >> MOVE_BITS));
+        bit = 1;
+    }
+    while (d->range < TOP) {
+        d->range <<= 8;
+        d->code = (d->code << 8) | next_byte(d);
+    }
+    return bit;
+}
+
+uint32_t rc_decode_raw(rc_decoder *d, int bits)
+{
+    uint32_t v = 0;
+    for (int i = 0; i < bits; i++) {
+        d->range >>= 1;
+        uint32_t bit = 0;
+        if (d->code >= d->range) {
+            d->code -= d->range;
+            bit = 1;
+        }
+        v = (v << 1) | bit;
+        while (d->range < TOP) {
+            d->range <<= 8;
+            d->code = (d->code << 8) | next_byte(d);
+        }
+    }
+    return v;
+}
+
+void residual_model_init(residual_model *m)
+{
+    uint16_t *p = (uint16_t *)m;
+    for (size_t i = 0; i < sizeof *m / sizeof *p; i++)
+        p[i] = RC_PROB_INIT;
+}
+
+int residual_context(uint32_t magnitude)
+{
+    int bits = 0;
+    while (magnitude && bits < RESIDUAL_CONTEXTS - 1) {
+        magnitude >>= 1;
+        bits++;
+    }
+    return bits;
+}
+
+static int bit_length(uint32_t v)
+{
+    int n = 0;
+    while (v) {
+        v >>= 1;
+        n++;
+    }
+    return n;
+}
+
+void residual_encode(rc_encoder *e, residual_model *m, int ctx, int32_t v)
+{
+    rc_encode_bit(e, &m->nonzero[ctx], v != 0);
+    if (v == 0)
+        return;
+    rc_encode_bit(e, &m->negative[ctx], v < 0);
+    /* |v| as an unsigned: 2^31 for INT32_MIN */
+    const uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    const int c = bit_length(a) - 1; /* a in [2^c, 2^(c+1)) */
+    for (int i = 0; i < c; i++)
+        rc_encode_bit(e, &m->cls[ctx][i], 1);
+    if (c < RESIDUAL_CLASSES - 1)
+        rc_encode_bit(e, &m->cls[ctx][c], 0);
+    const int top = c < 2 ? c : 2, rest = c - top;
+    int node = 1;
+    for (int i = top - 1; i >= 0; i--) {
+        const int bit = (int)((a >> (rest + i)) & 1);
+        rc_encode_bit(e, &m->top[c][node], bit);
+        node = node * 2 + bit;
+    }
+    rc_encode_raw(e, a, rest);
+}
+
+int32_t residual_decode(rc_decoder *d, residual_model *m, int ctx)
+{
+    if (!rc_decode_bit(d, &m->nonzero[ctx]))
+        return 0;
+    const int negative = rc_decode_bit(d, &m->negative[ctx]);
+    int c = 0;
+    while (c < RESIDUAL_CLASSES - 1 && rc_decode_bit(d, &m->cls[ctx][c]))
+        c++;
+    const int top = c < 2 ? c : 2, rest = c - top;
+    uint32_t a = 1;
+    int node = 1;
+    for (int i = 0; i < top; i++) {
+        const int bit = rc_decode_bit(d, &m->top[c][node]);
+        node = node * 2 + bit;
+        a = (a << 1) | (uint32_t)bit;
+    }
+    a = (a << rest) | rc_decode_raw(d, rest); /* rest <= 29 */
+    /* two's complement: -(2^31) is INT32_MIN; a larger magnitude decodes (from bad bytes) modulo 2^32 */
+    const uint32_t u = negative ? 0u - a : a;
+    return (int32_t)(u <= INT32_MAX ? (int64_t)u : (int64_t)u - 4294967296LL);
+}
