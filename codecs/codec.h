@@ -52,6 +52,14 @@ typedef struct codec_input {
     bool encode_only;         /* only the bytes are wanted: encoder_recon and key_frames may stay NULL */
 } codec_input;
 
+/* Where a stream's bytes go, for codecs that say: named parts whose sizes
+ * add up to the stream's.  `run` prints them; results record them. */
+#define CODEC_PARTS_MAX 12
+typedef struct codec_part {
+    const char *name; /* a static string */
+    long bytes;
+} codec_part;
+
 typedef struct codec_output {
     byte_buffer bytes;
     anim_clip *encoder_recon; /* what the encoder expects a decoder to rebuild, or NULL */
@@ -64,6 +72,8 @@ typedef struct codec_output {
     bool has_reported_error;
     double reported_error_mm;
     int reported_joint, reported_frame;
+    int part_count;
+    codec_part parts[CODEC_PARTS_MAX];
 } codec_output;
 
 void codec_output_init(codec_output *o);

@@ -1,7 +1,35 @@
 #include "range_coder.h"
 
+#include <math.h>
+
 #define TOP (1u << 24)
-#define MOVE_BITS 5
+
+static inline uint32_t prob_of(const rc_prob *p)
+{
+    return p->p;
+}
+
+/* The n-th update (n = seen) moves by 2^-shift, shift = floor(log2(n + 2)) up to
+ * RC_SHIFT_MAX: 1, 2, 2, 3 (x4), 4 (x8), ...  The probability stays within
+ * [2^shift - 1, 2^15 - 2^shift + 1]: never 0 or 2^15. */
+static const uint8_t SHIFT_AFTER[(1u << RC_SHIFT_MAX) - 1] = {
+#define S(n) ((n) + 2 >= 32 && RC_SHIFT_MAX >= 5 ? 5 : (n) + 2 >= 16 && RC_SHIFT_MAX >= 4 ? 4 : (n) + 2 >= 8 ? 3 : (n) + 2 >= 4 ? 2 : 1)
+    S(0),  S(1),  S(2),  S(3),  S(4),  S(5),  S(6),  S(7),  S(8),  S(9),  S(10),
+    S(11), S(12), S(13), S(14), S(15), S(16), S(17), S(18), S(19), S(20), S(21),
+    S(22), S(23), S(24), S(25), S(26), S(27), S(28), S(29), S(30)
+#undef S
+};
+
+static inline void prob_update(rc_prob *p, int bit)
+{
+    const int shift = SHIFT_AFTER[p->seen];
+    if (!bit)
+        p->p = (uint16_t)(p->p + (((1u << RC_PROB_BITS) - p->p) >> shift));
+    else
+        p->p = (uint16_t)(p->p - (p->p >> shift));
+    if (p->seen < (1u << RC_SHIFT_MAX) - 2)
+        p->seen++;
+}
 
 void rc_encoder_init(rc_encoder *e, byte_buffer *out)
 {
@@ -30,17 +58,16 @@ static void shift_low(rc_encoder *e)
     e->low = (e->low & 0x00FFFFFFu) << 8;
 }
 
-void rc_encode_bit(rc_encoder *e, uint16_t *prob, int bit)
+void rc_encode_bit(rc_encoder *e, rc_prob *prob, int bit)
 {
-    const uint32_t bound = (e->range >> RC_PROB_BITS) * *prob;
+    const uint32_t bound = (e->range >> RC_PROB_BITS) * prob_of(prob);
     if (!bit) {
         e->range = bound;
-        *prob = (uint16_t)(*prob + (((1u << RC_PROB_BITS) - *prob) >> MOVE_BITS));
     } else {
         e->low += bound;
         e->range -= bound;
-        *prob = (uint16_t)(*prob - (*prob >> MOVE_BITS));
     }
+    prob_update(prob, bit);
     while (e->range < TOP) {
         e->range <<= 8;
         shift_low(e);
@@ -86,20 +113,19 @@ void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size)
         d->code = (d->code << 8) | next_byte(d);
 }
 
-int rc_decode_bit(rc_decoder *d, uint16_t *prob)
+int rc_decode_bit(rc_decoder *d, rc_prob *prob)
 {
-    const uint32_t bound = (d->range >> RC_PROB_BITS) * *prob;
+    const uint32_t bound = (d->range >> RC_PROB_BITS) * prob_of(prob);
     int bit;
     if (d->code < bound) {
         d->range = bound;
-        *prob = (uint16_t)(*prob + (((1u << RC_PROB_BITS) - *prob) >> MOVE_BITS));
         bit = 0;
     } else {
         d->code -= bound;
         d->range -= bound;
-        *prob = (uint16_t)(*prob - (*prob >> MOVE_BITS));
         bit = 1;
     }
+    prob_update(prob, bit);
     while (d->range < TOP) {
         d->range <<= 8;
         d->code = (d->code << 8) | next_byte(d);
@@ -128,7 +154,7 @@ uint32_t rc_decode_raw(rc_decoder *d, int bits)
 
 void residual_model_init(residual_model *m)
 {
-    uint16_t *p = (uint16_t *)m;
+    rc_prob *p = (rc_prob *)m;
     for (size_t i = 0; i < sizeof *m / sizeof *p; i++)
         p[i] = RC_PROB_INIT;
 }
@@ -196,4 +222,40 @@ int32_t residual_decode(rc_decoder *d, residual_model *m, int ctx)
     /* two's complement: -(2^31) is INT32_MIN; a larger magnitude decodes (from bad bytes) modulo 2^32 */
     const uint32_t u = negative ? 0u - a : a;
     return (int32_t)(u <= INT32_MAX ? (int64_t)u : (int64_t)u - 4294967296LL);
+}
+
+void rc_cost_table_init(rc_cost_table *t)
+{
+    for (uint32_t i = 0; i < (1u << (RC_PROB_BITS - 4)); i++)
+        t->zero[i] = (uint32_t)lround(-log2((i * 16.0 + 8) / (1u << RC_PROB_BITS)) * RC_COST_SCALE);
+}
+
+/* The probability moves as in rc_encode_bit. */
+uint32_t rc_bit_cost(const rc_cost_table *t, rc_prob *prob, int bit)
+{
+    const uint32_t p = prob_of(prob);
+    prob_update(prob, bit);
+    return t->zero[(bit ? (1u << RC_PROB_BITS) - p : p) >> 4];
+}
+
+uint32_t residual_cost(const rc_cost_table *t, residual_model *m, int ctx, int32_t v)
+{
+    uint32_t cost = rc_bit_cost(t, &m->nonzero[ctx], v != 0);
+    if (v == 0)
+        return cost;
+    cost += rc_bit_cost(t, &m->negative[ctx], v < 0);
+    const uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
+    const int c = bit_length(a) - 1;
+    for (int i = 0; i < c; i++)
+        cost += rc_bit_cost(t, &m->cls[ctx][i], 1);
+    if (c < RESIDUAL_CLASSES - 1)
+        cost += rc_bit_cost(t, &m->cls[ctx][c], 0);
+    const int top = c < 2 ? c : 2, rest = c - top;
+    int node = 1;
+    for (int i = top - 1; i >= 0; i--) {
+        const int bit = (int)((a >> (rest + i)) & 1);
+        cost += rc_bit_cost(t, &m->top[c][node], bit);
+        node = node * 2 + bit;
+    }
+    return cost + (uint32_t)rest * RC_COST_SCALE;
 }

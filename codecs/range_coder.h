@@ -5,8 +5,9 @@
  *
  * The range coder keeps a 32-bit range and a 64-bit low with carry
  * propagation through a cached byte (the scheme of LZMA's range coder,
- * written from its description): a bit costs -log2 p of its 11-bit
- * probability, which adapts by 1/32 of the distance to the bit seen.
+ * written from its description).  A bit's probability is the mean of two
+ * 15-bit estimates, one moving by 1/16 and one by 1/128 of the distance to
+ * each bit seen: fast to follow a short clip, fine once it has settled.
  *
  * The residual coder binarises v as: zero or not; its sign; the class c of
  * |v| (|v| in [2^c, 2^(c+1)), c = 0..31) in unary; the c bits below |v|'s
@@ -26,8 +27,17 @@
 
 #include "../core/bytes.h"
 
-#define RC_PROB_BITS 11
-#define RC_PROB_INIT (1u << (RC_PROB_BITS - 1))
+#define RC_PROB_BITS 15
+#define RC_SHIFT_MAX 5
+
+/* The probability of a 0 in units of 2^-15, and how many bits it has seen
+ * (up to 2^RC_SHIFT_MAX - 2): the n-th bit moves it by about 1/(n + 2) of
+ * the way, down to 2^-RC_SHIFT_MAX, so a context seen a few times learns
+ * fast and a busy one settles. */
+typedef struct rc_prob {
+    uint16_t p, seen;
+} rc_prob;
+#define RC_PROB_INIT ((rc_prob){1u << (RC_PROB_BITS - 1), 0})
 
 typedef struct rc_encoder {
     uint64_t low;
@@ -45,23 +55,23 @@ typedef struct rc_decoder {
 } rc_decoder;
 
 void rc_encoder_init(rc_encoder *e, byte_buffer *out);
-void rc_encode_bit(rc_encoder *e, uint16_t *prob, int bit);
+void rc_encode_bit(rc_encoder *e, rc_prob *prob, int bit);
 /* The low `bits` bits of value (bits 0..32), each at probability 1/2. */
 void rc_encode_raw(rc_encoder *e, uint32_t value, int bits);
 /* Writes what is pending; the stream is complete after it. */
 void rc_encoder_finish(rc_encoder *e);
 
 void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size);
-int rc_decode_bit(rc_decoder *d, uint16_t *prob);
+int rc_decode_bit(rc_decoder *d, rc_prob *prob);
 uint32_t rc_decode_raw(rc_decoder *d, int bits);
 
 #define RESIDUAL_CONTEXTS 16
 #define RESIDUAL_CLASSES 32
 
 typedef struct residual_model {
-    uint16_t nonzero[RESIDUAL_CONTEXTS], negative[RESIDUAL_CONTEXTS];
-    uint16_t cls[RESIDUAL_CONTEXTS][RESIDUAL_CLASSES];
-    uint16_t top[RESIDUAL_CLASSES][4]; /* the two bits below the leading one: a tree of 3 per class */
+    rc_prob nonzero[RESIDUAL_CONTEXTS], negative[RESIDUAL_CONTEXTS];
+    rc_prob cls[RESIDUAL_CONTEXTS][RESIDUAL_CLASSES];
+    rc_prob top[RESIDUAL_CLASSES][4]; /* the two bits below the leading one: a tree of 3 per class */
 } residual_model;
 
 void residual_model_init(residual_model *m);
@@ -70,5 +80,17 @@ void residual_model_init(residual_model *m);
 int residual_context(uint32_t magnitude);
 void residual_encode(rc_encoder *e, residual_model *m, int ctx, int32_t v);
 int32_t residual_decode(rc_decoder *d, residual_model *m, int ctx);
+
+/* What coding costs, for an encoder choosing between representations: the
+ * adaptive models step exactly as when coding, and each bit adds its ideal
+ * length -log2 p, in 1/256 bit (RC_COST_SCALE).  A table is per encoder, so
+ * threads share nothing. */
+#define RC_COST_SCALE 256
+typedef struct rc_cost_table {
+    uint32_t zero[1u << (RC_PROB_BITS - 4)]; /* cost of a 0 at probability p >> 4 (of a 0) */
+} rc_cost_table;
+void rc_cost_table_init(rc_cost_table *t);
+uint32_t rc_bit_cost(const rc_cost_table *t, rc_prob *prob, int bit);
+uint32_t residual_cost(const rc_cost_table *t, residual_model *m, int ctx, int32_t v);
 
 #endif

@@ -8,6 +8,7 @@
 #include "acl_codec.h"
 #include "codec.h"
 #include "raw_codec.h"
+#include "shellpack.h"
 #include "track_codecs.h"
 
 extern const codec_ops EVERY_NTH_OPS;
@@ -22,6 +23,9 @@ extern const codec_ops EVERY_NTH_OPS;
     "track_codecs.c track_codecs.h study_plan.c study_plan.h refine.c refine.h study_container.c "        \
     "study_container.h track_set.c track_set.h track_sampler.c track_sampler.h quantize.c quantize.h "             \
     "key_select.c key_select.h hierarchy_tolerance.c hierarchy_tolerance.h closed_loop.c closed_loop.h"
+#define SHELLPACK_SOURCES "shellpack.c shellpack.h shellpack_format.c range_coder.c range_coder.h"
+#define SHELLPACK(quaternion, per_channel, keys, predict, gzip) \
+    (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip})
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 
 /* Declared parameters (codec.h): the study's tolerance rows, every-nth, ACL. */
@@ -55,6 +59,14 @@ static const char *const BETWEEN_REFERENCES[] = {"linear", "own", NULL};
      BETWEEN_REFERENCES, 0}
 static const codec_param_decl CLOSED_LOOP_LINEAR[] = {CLOSED_LOOP_PARAMS(0)};
 static const codec_param_decl CLOSED_LOOP_CUBIC[] = {CLOSED_LOOP_PARAMS(1)};
+static const codec_param_decl SHELL_TARGET[] = {
+    {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
+     "target: every joint's shell distance (vertices at 30 mm, ACL's) within it at every frame, decoded", NULL, +1},
+};
+static const codec_param_decl CHANNEL_TOLERANCE[] = {
+    {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
+     "per channel: translations within tol_mm, rotations and scales within tol_mm / 0.35 m (no contract)", NULL, +1},
+};
 #define TOLERANCE_PARAMS STUDY_TOLERANCE, 2
 #define NO_PARAMS NULL, 0
 
@@ -122,6 +134,19 @@ static const codec CODECS[] = {
      ACL_ROW_FLAGS, (&(const acl_row_config){0}), &ACL_CODEC_OPS, 1, ACL_SOURCES, ACL_PRECISION, 1},
     {"acl-highest", "ACL v2.1 at compression level highest; otherwise as acl", ACL_ROW_FLAGS,
      (&(const acl_row_config){1}), &ACL_CODEC_OPS, 1, ACL_SOURCES, ACL_PRECISION, 1},
+    {"shellpack", "issue 11: log-map curves, rest/constant folding, closed loop on ACL's shell distance per subtree, "
+                  "steps 2^(-i/16), keys by rate and distortion, predictors, adaptive range coder; verified by decoding",
+     0, SHELLPACK(false, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-quat", "shellpack with rotations as four quaternion components (ablation: no log map)", 0,
+     SHELLPACK(true, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-channel", "shellpack with a tolerance per channel instead of the closed loop (ablation; no contract)", 0,
+     SHELLPACK(false, true, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, CHANNEL_TOLERANCE, 1},
+    {"shellpack-allkeys", "shellpack coding every frame (ablation: no key omission)", 0,
+     SHELLPACK(false, false, false, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-nopred", "shellpack without predictors: every quantised value coded as it is (ablation)", 0,
+     SHELLPACK(false, false, true, false, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-gzip", "shellpack with its residuals as zlib-deflated varints instead of the range coder (ablation)", 0,
+     SHELLPACK(false, false, true, true, true), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

@@ -168,6 +168,13 @@ void print_point_report(const measured_clip *mc, const point_result *r)
     if (r->key_time_bytes >= 0)
         printf("key times  %ld bytes of the %zu (%.1f%%)\n", r->key_time_bytes, r->bytes,
                r->bytes ? 100.0 * (double)r->key_time_bytes / (double)r->bytes : 0.0);
+    if (r->part_count > 0) {
+        printf("where the bytes go:");
+        for (int i = 0; i < r->part_count; i++)
+            printf("%s %s %ld (%.1f%%)", i ? "," : "", r->parts[i].name, r->parts[i].bytes,
+                   r->bytes ? 100.0 * (double)r->parts[i].bytes / (double)r->bytes : 0.0);
+        printf("\n");
+    }
     if (r->decoded_ok)
         print_error_line("error, decoded from bytes:", clip->rig, &r->decoded);
     else

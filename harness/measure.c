@@ -130,6 +130,8 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
     out->gzip_bytes = gzip_size(enc.bytes.data, enc.bytes.size);
     out->keys = enc.keys;
     out->key_time_bytes = enc.key_time_bytes;
+    out->part_count = enc.part_count;
+    memcpy(out->parts, enc.parts, sizeof out->parts);
     out->has_reported = enc.has_reported_error;
     out->reported_error_mm = enc.reported_error_mm;
     out->reported_joint = enc.reported_joint;

@@ -34,6 +34,8 @@ typedef struct point_result {
     uint64_t stream_fnv1a64; /* fingerprint of the encoded bytes */
     long keys;
     long key_time_bytes;  /* bytes spent on key times, or -1 when the codec does not say */
+    int part_count;       /* where the bytes go, when the codec says (codec_output) */
+    codec_part parts[CODEC_PARTS_MAX];
     bool decoded_ok;
     char decode_error[256];
     joint_error decoded;  /* error of the clip decoded from the bytes */

@@ -253,6 +253,11 @@ cJSON *results_point(const measured_clip *mc, const point_result *r)
     cJSON_AddNumberToObject(j, "keys", (double)r->keys);
     if (r->key_time_bytes >= 0)
         cJSON_AddNumberToObject(j, "key_time_bytes", (double)r->key_time_bytes);
+    if (r->part_count > 0) {
+        cJSON *parts = cJSON_AddObjectToObject(j, "breakdown");
+        for (int i = 0; i < r->part_count; i++)
+            cJSON_AddNumberToObject(parts, r->parts[i].name, (double)r->parts[i].bytes);
+    }
     char fp[17];
     snprintf(fp, sizeof fp, "%016llx", (unsigned long long)r->stream_fnv1a64);
     cJSON_AddStringToObject(j, "stream_fnv1a64", fp);

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Same inputs, same bytes: builds animbench with gcc -O0, gcc -O3 and
-# clang -O2 (when clang is installed) and checks that `animbench tables`
+# Same inputs, same bytes: builds animbench with gcc -O0, gcc -O3, clang
+# -O0 and clang -O3 (when clang is installed) and checks that `animbench tables`
 # prints byte-identical output with each, on one thread and on several, and
 # that `animbench run` reports identical figures (every metric, and the
 # stream's FNV-1a fingerprint) for a few codecs, clips and an imported BVH
@@ -17,12 +17,15 @@ run() {
   for threads in 1 2; do
     { ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings
       for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
-                   cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc; do
+                   cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
+                   shellpack-nopred shellpack-gzip; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec cubic
+      "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack --tol-mm 0.1
+      "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec shellpack
       # ACL (C++, built with the matching C++ compiler) when its headers are found
       # the listing is read whole first: `list | grep -q` under pipefail fails when grep stops
       # reading before list has written everything (SIGPIPE), at random
@@ -46,7 +49,12 @@ run() {
 }
 run gcc-O0 gcc -O0
 run gcc-O3 gcc -O3
-if command -v clang >/dev/null 2>&1; then run clang-O2 clang -O2; else echo "determinism: clang not installed, skipped"; fi
+if command -v clang >/dev/null 2>&1; then
+  run clang-O0 clang -O0
+  run clang-O3 clang -O3
+else
+  echo "determinism: clang not installed, skipped"
+fi
 echo "determinism: $same passed, $differ failed"
 [ -n "${CHECK_SUMMARY:-}" ] && echo "determinism: $same passed, $differ failed" >> "$CHECK_SUMMARY"
 exit $status

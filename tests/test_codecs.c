@@ -231,7 +231,12 @@ static void test_tiny_tolerances_decode(void **state)
             point_result r;
             char err[256];
             const codec_params p = {tolerances[t], 0.35, 3, {0}};
-            if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
+            const int rc = measure_point(m, c, &p, false, &r, err, sizeof err);
+            /* shellpack's values are 31-bit integers: it refuses a target they cannot reach, saying so */
+            if (rc != 0 && strncmp(c->name, "shellpack", 9) == 0 &&
+                (strstr(err, "above 0") || strstr(err, "more than 2^30 steps")))
+                continue;
+            if (rc != 0)
                 fail_msg("%s at %g mm: %s", c->name, tolerances[t], err);
             if (!r.decoded_ok)
                 fail_msg("%s at %g mm does not decode: %s", c->name, tolerances[t], r.decode_error);
