@@ -7,14 +7,18 @@
  * vertices, at the frames it changes.  Every accepted change keeps every
  * joint within the target, so the state is always a stream that meets it.
  *
- *   1. Steps from a lever-arm model: a rotation step in proportion to
+ *   1. Sub-tracks at their rest value or constant (to a thousandth of the
+ *      target) are folded.  Steps from a lever-arm model: a rotation step in proportion to
  *      1 / (the farthest shell vertex below the joint), translations alike,
  *      all scaled by one level 2^(-g/16); g is the coarsest level whose
  *      decoded clip meets the target (bisection).
- *   2. Joints from the leaves up (a leaf's error moves nothing else): each
- *      sub-track is folded to the rest pose or to a constant if the target
- *      allows, else its step is made coarser while it allows (doubling, then
- *      halving the increment).
+ *   2. Folds, joints from the leaves up (a leaf's error moves nothing else):
+ *      each sub-track to the rest pose or to a constant if the target allows.
+ *      Then rounds: every component of every animated sub-track, leaves
+ *      first, is offered a step d grid points coarser, d = 32, 16, ..., 1,
+ *      until a round changes nothing.  A trial is checked only at the frames
+ *      where the subtree's current error plus what the change can move a
+ *      vertex (move_bound) passes the target.
  *   3. Keys: per joint, a few step refinements are tried, each with the
  *      frames a greedy forward search can leave out (linear gaps) within the
  *      target; the cheapest in estimated bits (the coder's own adaptive
@@ -34,9 +38,9 @@
 #include "shellpack.h"
 
 /* What the encoder holds per joint-sample: original values (96 B), shell
- * vertices (72), decoded local pose (80) and world transform (56), and the
- * original pose set (80): 384 bytes. */
-#define SHELLPACK_BYTES_PER_SAMPLE 384
+ * vertices (72), decoded local pose (80), world transform (56) and errors
+ * (16), and the original pose set (80): 400 bytes. */
+#define SHELLPACK_BYTES_PER_SAMPLE 400
 #define SHELLPACK_SAMPLES_MAX 2097152
 #define MAX_GAP 64
 #define STUDY_LEVER_M 0.35
@@ -56,6 +60,9 @@ typedef struct encoder {
     double *tmp;   /* world of a subtree at one frame [bone][7] */
     int *sub, *sub_start, *sub_len; /* each joint's subtree (itself first), in rig order */
     double *lever; /* [bone][type]: metres of displacement per unit of error in the sub-track */
+    double *move_rot, *move_pos; /* [bone]: metres a vertex of the subtree moves per radian / metre of change */
+    double *err, *err_sub; /* [frame][bone]: the decoded shell distance of the joint, and the largest in its subtree */
+    int *children, *child_start, *child_len;
     pose_set *orig;
     rc_cost_table cost;
 } encoder;
@@ -71,6 +78,14 @@ static double *loc_at(const encoder *e, int f, int b)
 static double *world_at(const encoder *e, int f, int b)
 {
     return e->world + ((size_t)f * e->nb + b) * 7;
+}
+static double *err_at(const encoder *e, int f, int b)
+{
+    return e->err + (size_t)f * e->nb + b;
+}
+static double *err_sub_at(const encoder *e, int f, int b)
+{
+    return e->err_sub + (size_t)f * e->nb + b;
 }
 
 /* ---- geometry ---- */
@@ -113,25 +128,58 @@ static void child_world(const double *parent_world, const double *parent_scale, 
 static double shell_error2(const encoder *e, int f, int b, const double *w, const double *scale)
 {
     const double *ov = e->vtx + ((size_t)f * e->nb + b) * 9;
+    const double x = w[3], y = w[4], z = w[5], s = w[6];
+    /* the rotation's columns: where the joint's axes go */
+    const double col[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + s * z), 2 * (x * z - s * y)},
+                              {2 * (x * y - s * z), 1 - 2 * (x * x + z * z), 2 * (y * z + s * x)},
+                              {2 * (x * z + s * y), 2 * (y * z - s * x), 1 - 2 * (x * x + y * y)}};
     double worst = 0;
     for (int a = 0; a < 3; a++) {
-        double axis[3] = {0, 0, 0}, r[3];
-        axis[a] = e->shell * scale[a];
-        rotate(w + 3, axis, r);
-        const double dx = w[0] + r[0] - ov[a * 3], dy = w[1] + r[1] - ov[a * 3 + 1], dz = w[2] + r[2] - ov[a * 3 + 2];
+        const double d = e->shell * scale[a];
+        const double dx = w[0] + d * col[a][0] - ov[a * 3], dy = w[1] + d * col[a][1] - ov[a * 3 + 1],
+                     dz = w[2] + d * col[a][2] - ov[a * 3 + 2];
         const double d2 = dx * dx + dy * dy + dz * dz;
         worst = d2 > worst ? d2 : worst;
     }
     return worst;
 }
 
+/* How far a change of joint j's local pose from `now` to `next` can move any
+ * shell vertex of its subtree, at most: the rotation's angle times the
+ * farthest vertex, the translation through the parent's scale, the scale
+ * through the longest child offset (triangle inequality; a thousandth more
+ * for rounding).  Infinity when the change is too large for the bound. */
+static double move_bound(const encoder *e, int j, const double *now, const double *next)
+{
+    double dq = 0, dot = 0, dp = 0, ds = 0;
+    for (int i = 3; i < 7; i++)
+        dot += now[i] * next[i];
+    const double sign = dot < 0 ? -1 : 1;
+    for (int i = 3; i < 7; i++)
+        dq += (next[i] * sign - now[i]) * (next[i] * sign - now[i]);
+    for (int i = 0; i < 3; i++) {
+        dp += (next[i] - now[i]) * (next[i] - now[i]);
+        ds += (next[7 + i] - now[7 + i]) * (next[7 + i] - now[7 + i]);
+    }
+    if (dq > 0.01)
+        return INFINITY;
+    /* the angle between unit quaternions a chord c apart is 4 asin(c / 2) <= 2.001 c for c <= 0.1 */
+    const double angle = 2.001 * sqrt(dq);
+    return 1.001 * (angle * e->move_rot[j] + sqrt(dp) * e->move_pos[j] + sqrt(ds) * e->lever[j * SP_TYPES + SP_SCL]) +
+           1e-15;
+}
+
 /* Whether joint j with candidate local poses cand[(f - f0) * 10] keeps its
- * whole subtree within the target at frames f0..f1 (the rest as decoded now). */
+ * whole subtree within the target at frames f0..f1 (the rest as decoded now).
+ * A frame whose subtree has more slack than the change can use is not
+ * recomputed. */
 static bool within(encoder *e, int j, int f0, int f1, const double *cand)
 {
     const int p = e->rig->parents[j];
     for (int f = f0; f <= f1; f++) {
         const double *lj = cand + (size_t)(f - f0) * POSE_STRIDE;
+        if (*err_sub_at(e, f, j) + move_bound(e, j, loc_at(e, f, j), lj) <= e->target)
+            continue;
         double *wj = e->tmp + (size_t)j * 7;
         child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
         if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
@@ -148,18 +196,36 @@ static bool within(encoder *e, int j, int f0, int f1, const double *cand)
     return true;
 }
 
-/* Makes cand (frames f0..f1) joint j's decoded state, and its subtree's world. */
+/* err_sub of joint b at frame f from its own error and its children's. */
+static void gather_err(encoder *e, int f, int b)
+{
+    double m = *err_at(e, f, b);
+    for (int i = 0; i < e->child_len[b]; i++) {
+        const double c = *err_sub_at(e, f, e->children[e->child_start[b] + i]);
+        m = c > m ? c : m;
+    }
+    *err_sub_at(e, f, b) = m;
+}
+
+/* Makes cand (frames f0..f1) joint j's decoded state: its subtree's world and errors, its ancestors' maxima. */
 static void commit(encoder *e, int j, int f0, int f1, const double *cand)
 {
     const int p = e->rig->parents[j];
     for (int f = f0; f <= f1; f++) {
-        memcpy(loc_at(e, f, j), cand + (size_t)(f - f0) * POSE_STRIDE, POSE_STRIDE * sizeof(double));
-        child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, loc_at(e, f, j),
-                    world_at(e, f, j));
-        for (int i = 1; i < e->sub_len[j]; i++) {
-            const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
-            child_world(world_at(e, f, pd), loc_at(e, f, pd) + 7, loc_at(e, f, d), world_at(e, f, d));
+        const double *lj = cand + (size_t)(f - f0) * POSE_STRIDE;
+        if (memcmp(loc_at(e, f, j), lj, POSE_STRIDE * sizeof(double)) == 0)
+            continue;
+        memcpy(loc_at(e, f, j), lj, POSE_STRIDE * sizeof(double));
+        for (int i = 0; i < e->sub_len[j]; i++) {
+            const int d = e->sub[e->sub_start[j] + i], pd = d == j ? p : e->rig->parents[d];
+            child_world(pd < 0 ? NULL : world_at(e, f, pd), pd < 0 ? NULL : loc_at(e, f, pd) + 7, loc_at(e, f, d),
+                        world_at(e, f, d));
+            *err_at(e, f, d) = sqrt(shell_error2(e, f, d, world_at(e, f, d), loc_at(e, f, d) + 7));
         }
+        for (int i = e->sub_len[j] - 1; i >= 0; i--) /* children follow their parents */
+            gather_err(e, f, e->sub[e->sub_start[j] + i]);
+        for (int a = p; a >= 0; a = e->rig->parents[a])
+            gather_err(e, f, a);
     }
 }
 
@@ -172,14 +238,18 @@ static bool rebuild(encoder *e)
             memcpy(loc_at(e, f, b), e->cand + (size_t)f * POSE_STRIDE, POSE_STRIDE * sizeof(double));
     }
     bool ok = true;
-    for (int f = 0; f < e->n; f++)
+    for (int f = 0; f < e->n; f++) {
         for (int b = 0; b < e->nb; b++) {
             const int p = e->rig->parents[b];
             child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, loc_at(e, f, b),
                         world_at(e, f, b));
-            if (ok && !(shell_error2(e, f, b, world_at(e, f, b), loc_at(e, f, b) + 7) <= e->target2))
-                ok = false;
+            const double e2 = shell_error2(e, f, b, world_at(e, f, b), loc_at(e, f, b) + 7);
+            *err_at(e, f, b) = sqrt(e2);
+            ok &= e2 <= e->target2;
         }
+        for (int b = e->nb - 1; b >= 0; b--)
+            gather_err(e, f, b);
+    }
     return ok;
 }
 
@@ -245,9 +315,17 @@ static int encoder_init(encoder *e, const anim_clip *clip, const shellpack_confi
     e->sub_start = malloc((size_t)e->nb * sizeof *e->sub_start);
     e->sub_len = calloc((size_t)e->nb, sizeof *e->sub_len);
     e->lever = calloc((size_t)e->nb * SP_TYPES, sizeof *e->lever);
+    e->move_rot = calloc((size_t)e->nb, sizeof *e->move_rot);
+    e->move_pos = calloc((size_t)e->nb, sizeof *e->move_pos);
+    e->err = malloc(ns * sizeof *e->err);
+    e->err_sub = malloc(ns * sizeof *e->err_sub);
+    e->children = malloc((size_t)e->nb * sizeof *e->children);
+    e->child_start = calloc((size_t)e->nb, sizeof *e->child_start);
+    e->child_len = calloc((size_t)e->nb, sizeof *e->child_len);
     e->orig = pose_set_from_clip(clip);
     if (!e->val || !e->vtx || !e->loc || !e->world || !e->cand || !e->tmp || !e->sub || !e->sub_start ||
-        !e->sub_len || !e->lever || !e->orig || sp_plan_init(&e->plan, e->nb, e->n, cfg->quaternion ? 4 : 3) != 0) {
+        !e->sub_len || !e->lever || !e->move_rot || !e->move_pos || !e->err || !e->err_sub || !e->children ||
+        !e->child_start || !e->child_len || !e->orig || sp_plan_init(&e->plan, e->nb, e->n, cfg->quaternion ? 4 : 3) != 0) {
         snprintf(err, err_size, "out of memory");
         return -1;
     }
@@ -302,6 +380,22 @@ static int encoder_init(encoder *e, const anim_clip *clip, const shellpack_confi
         e->lever[b * SP_TYPES + SP_ROT] = rot > e->shell ? rot : e->shell;
         e->lever[b * SP_TYPES + SP_POS] = 1;
         e->lever[b * SP_TYPES + SP_SCL] = scl;
+        /* the decoded pose is within the target of the original: distances differ by a little */
+        e->move_rot[b] = 1.05 * e->lever[b * SP_TYPES + SP_ROT] + 4 * e->target;
+        const int p = e->rig->parents[b];
+        double pscale = 1;
+        for (int f = 0; p >= 0 && f < e->n; f++)
+            for (int a = 0; a < 3; a++)
+                pscale = fmax(pscale, fabs(clip_scl_channel(clip, p, a)[f]));
+        e->move_pos[b] = 1.01 * pscale;
+    }
+    int at = 0;
+    for (int b = 0; b < e->nb; b++) {
+        e->child_start[b] = at;
+        for (int d = b + 1; d < e->nb; d++)
+            if (e->rig->parents[d] == b)
+                e->children[at + e->child_len[b]++] = d;
+        at += e->child_len[b];
     }
     return 0;
 }
@@ -319,6 +413,13 @@ static void encoder_free(encoder *e)
     free(e->sub_start);
     free(e->sub_len);
     free(e->lever);
+    free(e->move_rot);
+    free(e->move_pos);
+    free(e->err);
+    free(e->err_sub);
+    free(e->children);
+    free(e->child_start);
+    free(e->child_len);
     pose_set_free(e->orig);
 }
 
@@ -351,20 +452,26 @@ static void refine_steps(sp_track *t, int d)
         t->step_index[c] = (uint16_t)(t->step_index[c] + d > SP_STEP_INDEX_MAX ? SP_STEP_INDEX_MAX : t->step_index[c] + d);
 }
 
-/* Quantises sub-track (b, type) at its step; false when a value is too large for it. */
+/* Quantises component c of sub-track (b, type) at its step; false when a value is too large for it. */
+static bool quantise_comp(encoder *e, int b, int type, int c)
+{
+    const double step = sp_step(sp_track_at(&e->plan, b, type)->step_index[c]);
+    const double *v = val_at(e, b, type, c);
+    int32_t *k = sp_curve(&e->plan, b, type, c);
+    for (int f = 0; f < e->n; f++) {
+        const double x = nearbyint(v[f] / step);
+        if (!(fabs(x) < 1073741824.0))
+            return false;
+        k[f] = (int32_t)x;
+    }
+    return true;
+}
+
 static bool quantise(encoder *e, int b, int type)
 {
-    for (int c = 0; c < sp_comps(&e->plan, type); c++) {
-        const double step = sp_step(sp_track_at(&e->plan, b, type)->step_index[c]);
-        const double *v = val_at(e, b, type, c);
-        int32_t *k = sp_curve(&e->plan, b, type, c);
-        for (int f = 0; f < e->n; f++) {
-            const double x = nearbyint(v[f] / step);
-            if (!(fabs(x) < 1073741824.0))
-                return false;
-            k[f] = (int32_t)x;
-        }
-    }
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (!quantise_comp(e, b, type, c))
+            return false;
     return true;
 }
 
@@ -397,10 +504,17 @@ static void midrange(const encoder *e, int b, int type, float *out)
     }
 }
 
-/* Tries a change of joint b already made in the plan: kept (and committed) when the subtree stays within. */
-static bool try_joint(encoder *e, int b)
+/* Tries a change of joint b's sub-track `type` (every sub-track: type < 0)
+ * already made in the plan: kept (and committed) when the subtree stays within. */
+static bool try_joint(encoder *e, int b, int type)
 {
-    sp_decode_local(&e->plan, e->rig, b, 0, e->n - 1, e->cand);
+    if (type < 0)
+        sp_decode_local(&e->plan, e->rig, b, 0, e->n - 1, e->cand);
+    else {
+        for (int f = 0; f < e->n; f++)
+            memcpy(e->cand + (size_t)f * POSE_STRIDE, loc_at(e, f, b), POSE_STRIDE * sizeof(double));
+        sp_decode_track(&e->plan, e->rig, b, type, 0, e->n - 1, e->cand);
+    }
     if (!within(e, b, 0, e->n - 1, e->cand))
         return false;
     commit(e, b, 0, e->n - 1, e->cand);
@@ -414,7 +528,7 @@ static bool try_fold(encoder *e, int b, int type, int mode)
     t->mode = (uint8_t)mode;
     if (mode == SP_CONST)
         midrange(e, b, type, t->constant);
-    if (try_joint(e, b))
+    if (try_joint(e, b, type))
         return true;
     *t = saved;
     return false;
@@ -427,40 +541,46 @@ static bool try_step(encoder *e, int b, int type, int comp, int index)
     const sp_track saved = *t;
     if (index < 0)
         return false;
-    for (int c = 0; c < SP_MAX_COMPS; c++)
-        if (comp < 0 || c == comp)
+    bool ok = true;
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (comp < 0 || c == comp) {
             t->step_index[c] = (uint16_t)index;
-    if (quantise(e, b, type) && try_joint(e, b))
+            ok = ok && quantise_comp(e, b, type, c);
+        }
+    if (ok && try_joint(e, b, type))
         return true;
     *t = saved;
-    quantise(e, b, type);
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (comp < 0 || c == comp)
+            quantise_comp(e, b, type, c);
     return false;
 }
 
 /* Phase 2: leaves first, fold or coarsen every sub-track as far as the target allows. */
 static void coarsen(encoder *e)
 {
-    for (int b = e->nb - 1; b >= 0; b--) {
-        /* folds first: a fold is worth a whole curve, and after a coarsened step has used the slack a
-         * sub-track equal to its rest value may no longer fit exactly */
+    /* folds first: a fold is worth a whole curve, and after a coarsened step has used the slack a
+     * sub-track equal to its rest value may no longer fit exactly */
+    for (int b = e->nb - 1; b >= 0; b--)
         for (int type = 0; type < SP_TYPES; type++)
             if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM && !try_fold(e, b, type, SP_REST))
                 try_fold(e, b, type, SP_CONST);
-        for (int type = 0; type < SP_TYPES; type++) {
-            sp_track *t = sp_track_at(&e->plan, b, type);
-            if (t->mode != SP_ANIM)
-                continue;
-            while (try_step(e, b, type, -1, t->step_index[0] - 16))
-                ;
-            for (int d = 8; d >= 1; d /= 2)
-                try_step(e, b, type, -1, t->step_index[0] - d);
-            /* then each component alone: the twist of a long bone moves only shell vertices */
-            for (int c = 0; c < sp_comps(&e->plan, type); c++) {
-                while (try_step(e, b, type, c, t->step_index[c] - 16))
-                    ;
-                for (int d = 8; d >= 1; d /= 2)
-                    try_step(e, b, type, c, t->step_index[c] - d);
-            }
+    /* then every component's step, in rounds: each round offers every component, leaves first, a step
+     * d grid points coarser, until none takes it; d = 32, 16, ..., 1.  Taking each sub-track as far as it
+     * goes in turn spent the slack on the first ones: rounds gave 2 to 4 % fewer bytes on five Bandai
+     * clips.  Starting at 8 instead of 32 was 0.2 to 0.4 % smaller and twice as slow. */
+    for (int d = 32; d >= 1; d /= 2) {
+        bool moved = true;
+        while (moved) {
+            moved = false;
+            for (int b = e->nb - 1; b >= 0; b--)
+                for (int type = 0; type < SP_TYPES; type++) {
+                    sp_track *t = sp_track_at(&e->plan, b, type);
+                    if (t->mode != SP_ANIM)
+                        continue;
+                    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+                        moved |= try_step(e, b, type, c, t->step_index[c] - d);
+                }
         }
     }
 }
@@ -644,72 +764,6 @@ static void choose_keys(encoder *e)
     }
 }
 
-/* ---- values chosen by rate and distortion ---- */
-
-/* Whether joint b keeps its subtree within the target at the frames value f
- * reaches: f itself and the left-out frames on either side. */
-static bool frame_within(encoder *e, int b, int f, bool keep)
-{
-    const uint8_t *kept = sp_kept(&e->plan, b);
-    int f0 = f, f1 = f;
-    while (f0 > 0 && !kept[f0 - 1])
-        f0--;
-    while (f1 < e->n - 1 && !kept[f1 + 1])
-        f1++;
-    sp_decode_local(&e->plan, e->rig, b, f0, f1, e->cand);
-    if (!within(e, b, f0, f1, e->cand))
-        return false;
-    if (keep)
-        commit(e, b, f0, f1, e->cand);
-    return true;
-}
-
-/* Each quantised value moved towards its prediction as far as the target
- * allows (the uniform quantiser leaves most samples far inside it): the
- * nearest value to the prediction whose subtree stays within, by bisection
- * between the prediction and the value the quantiser chose. */
-static void pull_to_predictions(encoder *e)
-{
-    for (int b = e->nb - 1; b >= 0; b--)
-        for (int type = 0; type < SP_TYPES; type++) {
-            sp_track *t = sp_track_at(&e->plan, b, type);
-            if (t->mode != SP_ANIM)
-                continue;
-            const uint8_t *kept = sp_kept(&e->plan, b);
-            for (int c = 0; c < sp_comps(&e->plan, type); c++) {
-                choose_predictor(e, b, type, c, &t->predictor[c]);
-                int32_t *k = sp_curve(&e->plan, b, type, c);
-                sp_predictor_state s;
-                sp_predictor_reset(&s);
-                for (int f = 0; f < e->n; f++) {
-                    if (!kept[f])
-                        continue;
-                    const int64_t pred = sp_predict(t->predictor[c], &s);
-                    const int32_t chosen = k[f];
-                    if (s.seen > 0 && pred != chosen && pred > -1073741824 && pred < 1073741824) {
-                        int64_t lo = pred, hi = chosen; /* lo: not yet known to fit; hi: fits */
-                        k[f] = (int32_t)lo;
-                        if (frame_within(e, b, f, true))
-                            hi = lo;
-                        else
-                            while (hi - lo > 1 || lo - hi > 1) {
-                                const int64_t mid = lo + (hi - lo) / 2;
-                                k[f] = (int32_t)mid;
-                                if (frame_within(e, b, f, false))
-                                    hi = mid;
-                                else
-                                    lo = mid;
-                            }
-                        k[f] = (int32_t)hi;
-                        if (hi != pred)
-                            frame_within(e, b, f, true);
-                    }
-                    sp_predictor_update(t->predictor[c], &s, k[f], sp_wrap32((int64_t)k[f] - pred));
-                }
-            }
-        }
-}
-
 /* ---- the per-channel plan (ablation) ---- */
 
 /* The value of a sub-track folded to its rest pose: identity, rest offset, unit scale. */
@@ -877,8 +931,6 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     int rc = cfg->per_channel ? plan_per_channel(&e, err, err_size) : plan_closed_loop(&e, err, err_size);
     if (rc == 0 && cfg->keys)
         choose_keys(&e);
-    if (rc == 0 && !cfg->per_channel)
-        pull_to_predictions(&e);
     const sp_header h = {(uint8_t)((cfg->quaternion ? SP_FLAG_QUATERNION : 0) | (cfg->gzip ? SP_FLAG_GZIP : 0)),
                          in->clip->fps, (float)target_mm, (float)(e.shell * 1000)};
     for (int attempt = 0; rc == 0; attempt++) {

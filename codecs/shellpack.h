@@ -86,6 +86,8 @@ double sp_step(int index);
 /* The decoded local pose (10 doubles: position, rotation x y z w, scale)
  * of `bone` at frames f0..f1, into out[(f - f0) * 10]. */
 void sp_decode_local(const sp_plan *p, const anim_rig *rig, int bone, int f0, int f1, double *out);
+/* The same for one sub-track's fields only (the others in out are left as they are). */
+void sp_decode_track(const sp_plan *p, const anim_rig *rig, int bone, int type, int f0, int f1, double *out);
 
 /* A checksum of what decoding depends on in a rig: bone count, parents, rest offsets. */
 uint32_t sp_rig_checksum(const anim_rig *rig);

@@ -44,7 +44,7 @@ int sp_plan_init(sp_plan *p, int bones, int frames, int rot_comps)
     p->rot_comps = rot_comps;
     p->tracks = calloc((size_t)bones * SP_TYPES, sizeof *p->tracks);
     p->kept = malloc((size_t)bones * (size_t)frames);
-    p->q = calloc((size_t)bones * SP_TYPES * SP_MAX_COMPS * (size_t)frames, sizeof *p->q);
+    p->q = malloc((size_t)bones * SP_TYPES * SP_MAX_COMPS * (size_t)frames * sizeof *p->q); /* read only where written */
     if (!p->tracks || !p->kept || !p->q) {
         sp_plan_free(p);
         return -1;
@@ -147,45 +147,49 @@ static void animated_values(const sp_plan *p, int bone, int type, int f0, int f1
     }
 }
 
-void sp_decode_local(const sp_plan *p, const anim_rig *rig, int bone, int f0, int f1, double *out)
+void sp_decode_track(const sp_plan *p, const anim_rig *rig, int bone, int type, int f0, int f1, double *out)
 {
     double values[64 * SP_MAX_COMPS];
-    for (int type = 0; type < SP_TYPES; type++) {
-        const sp_track *t = sp_track_at(p, bone, type);
-        const int comps = sp_comps(p, type), at = type == SP_ROT ? 3 : type == SP_POS ? 0 : 7;
-        if (t->mode != SP_ANIM) {
-            double v[SP_MAX_COMPS] = {0, 0, 0, 0}, pose[4];
-            if (t->mode == SP_CONST)
-                for (int c = 0; c < comps; c++)
-                    v[c] = t->constant[c];
-            else if (type == SP_POS)
-                for (int c = 0; c < 3; c++)
-                    v[c] = rig->rest_offsets[bone * 3 + c];
-            else if (type == SP_SCL)
-                v[0] = v[1] = v[2] = 1;
-            else if (comps == 4)
-                v[3] = 1;
+    const sp_track *t = sp_track_at(p, bone, type);
+    const int comps = sp_comps(p, type), at = type == SP_ROT ? 3 : type == SP_POS ? 0 : 7;
+    if (t->mode != SP_ANIM) {
+        double v[SP_MAX_COMPS] = {0, 0, 0, 0}, pose[4];
+        if (t->mode == SP_CONST)
+            for (int c = 0; c < comps; c++)
+                v[c] = t->constant[c];
+        else if (type == SP_POS)
+            for (int c = 0; c < 3; c++)
+                v[c] = rig->rest_offsets[bone * 3 + c];
+        else if (type == SP_SCL)
+            v[0] = v[1] = v[2] = 1;
+        else if (comps == 4)
+            v[3] = 1;
+        if (type == SP_ROT)
+            to_rotation(p, v, pose);
+        else
+            memcpy(pose, v, 3 * sizeof *pose);
+        for (int f = f0; f <= f1; f++)
+            memcpy(out + (size_t)(f - f0) * POSE_STRIDE + at, pose, (type == SP_ROT ? 4 : 3) * sizeof *pose);
+        return;
+    }
+    for (int g0 = f0; g0 <= f1; g0 += 64) { /* in blocks: no allocation */
+        const int g1 = g0 + 63 < f1 ? g0 + 63 : f1;
+        animated_values(p, bone, type, g0, g1, values);
+        for (int f = g0; f <= g1; f++) {
+            double *o = out + (size_t)(f - f0) * POSE_STRIDE + at;
+            const double *v = values + (size_t)(f - g0) * comps;
             if (type == SP_ROT)
-                to_rotation(p, v, pose);
+                to_rotation(p, v, o);
             else
-                memcpy(pose, v, 3 * sizeof *pose);
-            for (int f = f0; f <= f1; f++)
-                memcpy(out + (size_t)(f - f0) * POSE_STRIDE + at, pose, (type == SP_ROT ? 4 : 3) * sizeof *pose);
-            continue;
-        }
-        for (int g0 = f0; g0 <= f1; g0 += 64) { /* in blocks: no allocation */
-            const int g1 = g0 + 63 < f1 ? g0 + 63 : f1;
-            animated_values(p, bone, type, g0, g1, values);
-            for (int f = g0; f <= g1; f++) {
-                double *o = out + (size_t)(f - f0) * POSE_STRIDE + at;
-                const double *v = values + (size_t)(f - g0) * comps;
-                if (type == SP_ROT)
-                    to_rotation(p, v, o);
-                else
-                    memcpy(o, v, 3 * sizeof *o);
-            }
+                memcpy(o, v, 3 * sizeof *o);
         }
     }
+}
+
+void sp_decode_local(const sp_plan *p, const anim_rig *rig, int bone, int f0, int f1, double *out)
+{
+    for (int type = 0; type < SP_TYPES; type++)
+        sp_decode_track(p, rig, bone, type, f0, f1, out);
 }
 
 uint32_t sp_rig_checksum(const anim_rig *rig)
