@@ -10,10 +10,14 @@
  * each bit seen: fast to follow a short clip, fine once it has settled.
  *
  * The residual coder binarises v as: zero or not; its sign; the class c of
- * |v| (|v| in [2^c, 2^(c+1)), c = 0..31) in unary; the c bits below |v|'s
- * leading one, the top two adaptively per class, the rest raw.  Every
- * adaptive bit has its own probability per context, chosen by the caller
- * from recent residual magnitudes (residual_context).
+ * |v| (|v| in [2^c, 2^(c+1)), c = 0..31) in unary, up or down from the
+ * class the context expects; the c bits below |v|'s
+ * leading one, the first adaptively per class, the rest raw (one adaptive
+ * bit measured smaller than two or three, or none, on Bandai clips).  Every
+ * other adaptive bit has its own probability per context, chosen by the
+ * caller from recent residual magnitudes (residual_context).  Raw bits go to
+ * the range coder, or to a plain bit stream beside it (bit_writer), which a
+ * decoder reads with shifts instead of a range division per bit.
  *
  * The decoder reads only the bytes it is given: past the end it reads
  * zeros and says so (rc_decoder.overrun), so a truncated or corrupted
@@ -69,17 +73,39 @@ uint32_t rc_decode_raw(rc_decoder *d, int bits);
 #define RESIDUAL_CLASSES 32
 
 typedef struct residual_model {
-    rc_prob nonzero[RESIDUAL_CONTEXTS], negative[RESIDUAL_CONTEXTS];
+    rc_prob nonzero[RESIDUAL_CONTEXTS], negative[RESIDUAL_CONTEXTS], at_least[RESIDUAL_CONTEXTS];
     rc_prob cls[RESIDUAL_CONTEXTS][RESIDUAL_CLASSES];
-    rc_prob top[RESIDUAL_CLASSES][4]; /* the two bits below the leading one: a tree of 3 per class */
+    rc_prob top[RESIDUAL_CLASSES]; /* the bit below the leading one */
 } residual_model;
+
+/* Raw bits beside a range-coded stream: the low n bits of each value, most
+ * significant first, packed into bytes from their top bit down. */
+typedef struct bit_writer {
+    byte_buffer *out;
+    uint64_t acc;
+    int count; /* bits in acc */
+} bit_writer;
+void bit_writer_init(bit_writer *w, byte_buffer *out);
+void bit_put(bit_writer *w, uint32_t value, int n); /* n = 0..32 */
+void bit_writer_finish(bit_writer *w);              /* pads the last byte with zeros */
+
+typedef struct bit_reader {
+    const uint8_t *data;
+    size_t size, pos;
+    uint64_t acc;
+    int count;
+    bool overrun; /* a bit past the end was needed */
+} bit_reader;
+void bit_reader_init(bit_reader *r, const uint8_t *data, size_t size);
+uint32_t bit_get(bit_reader *r, int n); /* n = 0..32; zeros past the end */
 
 void residual_model_init(residual_model *m);
 /* A context from a recent magnitude (say, the larger of the last two
  * |residuals|): its bit length, capped at RESIDUAL_CONTEXTS - 1. */
 int residual_context(uint32_t magnitude);
-void residual_encode(rc_encoder *e, residual_model *m, int ctx, int32_t v);
-int32_t residual_decode(rc_decoder *d, residual_model *m, int ctx);
+/* raw: where the raw bits go, or NULL for the range coder itself. */
+void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx, int32_t v);
+int32_t residual_decode(rc_decoder *d, bit_reader *raw, residual_model *m, int ctx);
 
 /* What coding costs, for an encoder choosing between representations: the
  * adaptive models step exactly as when coding, and each bit adds its ideal

@@ -9,9 +9,9 @@
  *   steps     range-coded, per animated sub-track: its smallest step index (as a difference from
  *             the previous one of its kind), each component's index above it, each predictor
  *   keys      empty (every frame coded), or a range-coded mask per joint with an animated sub-track
- *   rotation, translation, scale residuals: one range-coded stream each (or, flag 2, a varint
- *             length and a zlib stream of zigzag varints), curves joint by joint, component by
- *             component, kept frames in order.
+ *   rotation, translation, scale residuals: each a varint length, a range-coded stream and the
+ *             raw bits beside it (or, flag 2, a varint length and a zlib stream of zigzag varints);
+ *             curves joint by joint, component by component, kept frames in order.
  *
  * Decoding is integer-only up to the quantised values; turning them into
  * poses uses only IEEE-754 additions, multiplications, divisions and square
@@ -346,10 +346,10 @@ static void write_steps(const sp_plan *p, byte_buffer *out)
             int base = t->step_index[0];
             for (int c = 1; c < sp_comps(p, type); c++)
                 base = t->step_index[c] < base ? t->step_index[c] : base;
-            residual_encode(&e, &m.base, type, base - previous[type]);
+            residual_encode(&e, NULL, &m.base, type, base - previous[type]);
             previous[type] = base;
             for (int c = 0; c < sp_comps(p, type); c++) {
-                residual_encode(&e, &m.spread, type, t->step_index[c] - base);
+                residual_encode(&e, NULL, &m.spread, type, t->step_index[c] - base);
                 rc_encode_bit(&e, &m.predictor[type][0], t->predictor[c] >> 1);
                 rc_encode_bit(&e, &m.predictor[type][1 + (t->predictor[c] >> 1)], t->predictor[c] & 1);
             }
@@ -374,14 +374,14 @@ static int read_steps(sp_plan *p, section s, char *err, size_t err_size)
             sp_track *t = sp_track_at(p, b, type);
             if (t->mode != SP_ANIM)
                 continue;
-            const int64_t base = (int64_t)previous[type] + residual_decode(&d, &m.base, type);
+            const int64_t base = (int64_t)previous[type] + residual_decode(&d, NULL, &m.base, type);
             if (base < 0 || base > SP_STEP_INDEX_MAX)
                 return snprintf(err, err_size, "shellpack stream: joint %d: step index %lld is not 0 to %d", b,
                                 (long long)base, SP_STEP_INDEX_MAX),
                        -1;
             previous[type] = (int)base;
             for (int c = 0; c < sp_comps(p, type); c++) {
-                const int64_t index = base + residual_decode(&d, &m.spread, type);
+                const int64_t index = base + residual_decode(&d, NULL, &m.spread, type);
                 if (index < base || index > SP_STEP_INDEX_MAX)
                     return snprintf(err, err_size, "shellpack stream: joint %d: step index %lld is not %lld to %d", b,
                                     (long long)index, (long long)base, SP_STEP_INDEX_MAX),
@@ -471,15 +471,19 @@ static void walk_residuals(const sp_plan *p, int type, const residual_sink *sink
     }
 }
 
+/* One model for every component of a kind: x, y and z (and w) alike, they
+ * learn faster together (1.5 % fewer bytes than a model each on Bandai clips). */
 typedef struct rc_sink_state {
     rc_encoder e;
-    residual_model models[SP_MAX_COMPS];
+    bit_writer raw;
+    residual_model model;
 } rc_sink_state;
 
 static void rc_emit(void *self, int comp, int ctx, int32_t r)
 {
     rc_sink_state *s = self;
-    residual_encode(&s->e, &s->models[comp], ctx, r);
+    (void)comp;
+    residual_encode(&s->e, &s->raw, &s->model, ctx, r);
 }
 
 static void varint_emit(void *self, int comp, int ctx, int32_t r)
@@ -502,12 +506,25 @@ static int write_residuals(const sp_plan *p, int type, bool gzip, byte_buffer *o
     if (!type_animated(p, type))
         return 0;
     if (!gzip) {
+        /* a varint of the range coder's bytes, its bytes, then the raw bits */
+        byte_buffer coded, raw_bits;
+        bytes_init(&coded);
+        bytes_init(&raw_bits);
         rc_sink_state s;
-        rc_encoder_init(&s.e, out);
-        for (int c = 0; c < SP_MAX_COMPS; c++)
-            residual_model_init(&s.models[c]);
+        rc_encoder_init(&s.e, &coded);
+        bit_writer_init(&s.raw, &raw_bits);
+        residual_model_init(&s.model);
         walk_residuals(p, type, &(residual_sink){rc_emit, &s});
         rc_encoder_finish(&s.e);
+        bit_writer_finish(&s.raw);
+        put_varint(out, coded.size);
+        bytes_append(out, coded.data, coded.size);
+        bytes_append(out, raw_bits.data, raw_bits.size);
+        const bool failed = coded.failed || raw_bits.failed;
+        bytes_free(&coded);
+        bytes_free(&raw_bits);
+        if (failed)
+            out->failed = true;
         return 0;
     }
     byte_buffer raw;
@@ -633,7 +650,8 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
             for (int f = 0; f < p->frames; f++)
                 count += sp_kept(p, b)[f] * (size_t)sp_comps(p, type);
     rc_decoder d;
-    residual_model models[SP_MAX_COMPS];
+    residual_model model;
+    bit_reader bits;
     uint8_t *raw = NULL;
     size_t raw_size = 0, raw_pos = 0;
     if (gzip) {
@@ -655,9 +673,16 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
         }
         raw_size = (size_t)declared;
     } else {
-        rc_decoder_init(&d, s.data, s.size);
-        for (int c = 0; c < SP_MAX_COMPS; c++)
-            residual_model_init(&models[c]);
+        size_t pos = 0;
+        uint64_t coded;
+        if (!get_varint(s.data, s.size, &pos, &coded) || coded > s.size - pos)
+            return snprintf(err, err_size,
+                            "shellpack stream: the %s residuals' coded length is missing or past their %zu bytes",
+                            NAMES[type], s.size),
+                   -1;
+        rc_decoder_init(&d, s.data + pos, (size_t)coded);
+        bit_reader_init(&bits, s.data + pos + coded, s.size - pos - (size_t)coded);
+        residual_model_init(&model);
     }
     bool bad = false;
     for (int b = 0; b < p->bones && !bad; b++) {
@@ -683,7 +708,7 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
                     }
                     r = sp_wrap32((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
                 } else
-                    r = residual_decode(&d, &models[c], curve_context(m1, m2));
+                    r = residual_decode(&d, &bits, &model, curve_context(m1, m2));
                 k[f] = sp_wrap32(sp_predict(pred, &st) + r);
                 sp_predictor_update(pred, &st, k[f], r);
                 m2 = m1;
@@ -694,7 +719,7 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
     free(raw);
     if (bad || (gzip && raw_pos != raw_size))
         return snprintf(err, err_size, "shellpack stream: the %s residuals are not %zu varints", NAMES[type], count), -1;
-    if (!gzip && d.overrun)
+    if (!gzip && (d.overrun || bits.overrun))
         return snprintf(err, err_size, "shellpack stream: the %s residuals (%zu bytes) end before their last value",
                         NAMES[type], s.size),
                -1;

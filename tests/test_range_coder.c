@@ -23,7 +23,7 @@ static byte_buffer encode_all(const int32_t *v, const int *ctx, size_t n)
     residual_model m;
     residual_model_init(&m);
     for (size_t i = 0; i < n; i++)
-        residual_encode(&e, &m, ctx ? ctx[i] : 0, v[i]);
+        residual_encode(&e, NULL, &m, ctx ? ctx[i] : 0, v[i]);
     rc_encoder_finish(&e);
     assert_false(out.failed);
     return out;
@@ -37,7 +37,7 @@ static void assert_round_trip(const int32_t *v, const int *ctx, size_t n, size_t
     residual_model m;
     residual_model_init(&m);
     for (size_t i = 0; i < n; i++) {
-        const int32_t got = residual_decode(&d, &m, ctx ? ctx[i] : 0);
+        const int32_t got = residual_decode(&d, NULL, &m, ctx ? ctx[i] : 0);
         if (got != v[i])
             fail_msg("symbol %zu: %d decoded as %d", i, v[i], got);
     }
@@ -165,6 +165,57 @@ static void test_cost_estimate(void **state)
     free(ctx);
 }
 
+/* The raw bits of residuals in a plain bit stream beside the range coder
+ * (shellpack's layout): random residuals of every magnitude and the int32
+ * extremes round-trip, and a bit stream cut by a byte overruns. */
+static void test_raw_bits_beside(void **state)
+{
+    (void)state;
+    pcg32 rng;
+    pcg32_seed(&rng, 31, 32);
+    const size_t n = 100000;
+    int32_t *v = malloc(n * sizeof *v);
+    for (size_t i = 0; i < n; i++) {
+        const int bits = (int)(pcg32_next(&rng) % 33);
+        uint32_t a = bits == 0 ? 0 : pcg32_next(&rng) >> (32 - bits);
+        v[i] = i % 1000 == 7 ? INT32_MIN : i % 1000 == 8 ? INT32_MAX : (int32_t)(a & 0x7FFFFFFFu) * ((i & 1) ? -1 : 1);
+    }
+    byte_buffer coded, raw;
+    bytes_init(&coded);
+    bytes_init(&raw);
+    rc_encoder e;
+    rc_encoder_init(&e, &coded);
+    bit_writer w;
+    bit_writer_init(&w, &raw);
+    residual_model m;
+    residual_model_init(&m);
+    for (size_t i = 0; i < n; i++)
+        residual_encode(&e, &w, &m, residual_context(i ? (uint32_t)abs(v[i - 1] / 2) : 0), v[i]);
+    rc_encoder_finish(&e);
+    bit_writer_finish(&w);
+    assert_false(coded.failed || raw.failed);
+    for (int cut = 0; cut < 2; cut++) {
+        rc_decoder d;
+        rc_decoder_init(&d, coded.data, coded.size);
+        bit_reader r;
+        bit_reader_init(&r, raw.data, raw.size - (size_t)cut);
+        residual_model_init(&m);
+        size_t wrong = 0;
+        for (size_t i = 0; i < n; i++)
+            wrong += residual_decode(&d, &r, &m, residual_context(i ? (uint32_t)abs(v[i - 1] / 2) : 0)) != v[i];
+        assert_false(d.overrun);
+        if (!cut) {
+            assert_int_equal(wrong, 0);
+            assert_false(r.overrun);
+        } else
+            assert_true(r.overrun);
+    }
+    print_message("  %zu residuals: %zu range-coded bytes, %zu raw\n", n, coded.size, raw.size);
+    free(v);
+    bytes_free(&coded);
+    bytes_free(&raw);
+}
+
 static void test_raw_bits(void **state)
 {
     (void)state;
@@ -213,7 +264,7 @@ static void test_cut_and_flipped(void **state)
         residual_model_init(&m);
         bool wrong = false;
         for (size_t i = 0; i < n; i++)
-            wrong |= residual_decode(&d, &m, 0) != v[i];
+            wrong |= residual_decode(&d, NULL, &m, 0) != v[i];
         caught += d.overrun || wrong;
         free(cut);
     }
@@ -228,7 +279,7 @@ static void test_cut_and_flipped(void **state)
         residual_model m;
         residual_model_init(&m);
         for (size_t i = 0; i < n; i++)
-            (void)residual_decode(&d, &m, (int)(i % RESIDUAL_CONTEXTS));
+            (void)residual_decode(&d, NULL, &m, (int)(i % RESIDUAL_CONTEXTS));
         free(bad);
     }
     bytes_free(&b);
@@ -239,7 +290,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_all_zeros),    cmocka_unit_test(test_extremes),  cmocka_unit_test(test_random),
         cmocka_unit_test(test_near_entropy), cmocka_unit_test(test_raw_bits),  cmocka_unit_test(test_cut_and_flipped),
-        cmocka_unit_test(test_cost_estimate),
+        cmocka_unit_test(test_cost_estimate),  cmocka_unit_test(test_raw_bits_beside),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
