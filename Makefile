@@ -45,7 +45,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o $(BUILD)/tests/channel_oracle.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus keys scale cluster-speedup deps clean
+.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus shellpack keys scale cluster-speedup deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -185,6 +185,12 @@ corpus: deps $(BIN)
 	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md \
 	  --tsv results/corpus_ratios.tsv >/dev/null && scripts/figures.sh results/corpus.json && \
 	rm -f results/corpus.NOT_REGENERATED.txt && cat results/corpus_summary.md
+
+# shellpack (issue 11) and its ablations against ACL at equal shell error on the study's clips and the
+# four captures, with decode and encode timings side by side: results/shellpack_summary.md (about 10
+# minutes; the Bandai corpus's rows come from make corpus).
+shellpack: deps $(BIN)
+	@scripts/shellpack.sh $(BIN)
 
 # Key selection strategies side by side (issue 12): results/keys.json and keys_corpus.json (the study's
 # clips, the captures, the Bandai corpus at equal joint error), encoder timings, results/keys_summary.md

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# make shellpack (issue 11): shellpack and its ablations against ACL at equal
+# measured shell error on the study's clips and the four captures
+# (sweeps/shellpack.json), then decode and encode timings of shellpack and
+# ACL side by side, one core, pinned, median, min and max of 5 runs.
+# Writes results/shellpack.json and .tsv, results/shellpack_vs_acl.md and
+# results/shellpack_ablation.md (animbench summary), results/shellpack_speed.tsv
+# and results/shellpack_summary.md (the tables README quotes).  The Bandai
+# corpus's figures come from make corpus (results/corpus.json); when it is
+# there its shellpack tables are added to the summary.  About 10 minutes.
+# usage: scripts/shellpack.sh [bin/animbench]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-bin/animbench}
+data=${ANIMBENCH_DATA:-../shared/data}
+pin=$(( $(nproc) - 1 ))
+rows="shellpack shellpack-quat shellpack-channel shellpack-allkeys shellpack-nopred shellpack-gzip cubic-sc cubic-closed-sc acl-highest"
+
+if [ ! -f "$data/bvh/cmu_01_03_mb.bvh" ]; then
+  scripts/mark_stale.sh results/shellpack "$data/bvh"
+  exit 0
+fi
+"$bin" sweep sweeps/shellpack.json
+"$bin" summary results/shellpack.json --baseline acl --out results/shellpack_vs_acl.md \
+  --tsv results/shellpack_ratios.tsv >/dev/null
+"$bin" summary results/shellpack.json --baseline shellpack --out results/shellpack_ablation.md \
+  --tsv results/shellpack_ablation.tsv >/dev/null
+
+# Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
+speed=$(mktemp)
+echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
+bench_one() { # label clip unit up
+  local label=$1 clip=$2 unit=$3 up=$4 out
+  out=$("$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,acl --tol-mm 0.1 --runs 5 \
+        --pin "$pin" 2>/dev/null)
+  local js
+  js=$(sed -n 's/.*(\([0-9]*\) frames, \([0-9]*\) bones).*/\1 \2/p' <<<"$out" | awk '{print $1 * $2}')
+  for codec in shellpack acl; do
+    awk -v c="$codec" -v l="$label" -v js="$js" '
+      $1 == c && $2 == "whole" {d = $4 "\t" $5 "\t" $6}
+      $1 == c && $2 == "encode" {en = $3 "\t" $4 "\t" $5}
+      END {print l "\t" js "\t" c "\t" d "\t" en}' <<<"$out" >>"$speed"
+  done
+}
+bench_one walk walk 1 y
+bench_one jump jump 1 y
+bench_one mocap mocap 1 y
+bench_one cmu_01_01 "$data/bvh/cmu_01_01_mb.bvh" 0.056444 y
+bench_one cmu_01_03 "$data/bvh/cmu_01_03_mb.bvh" 0.056444 y
+bench_one jumping_jacks "$data/bvh/cmu_jumping_jacks_30hz.bvh" 0.056444 y
+bench_one zombie "$data/bvh/fair1_zombie_30hz.bvh" 0.04 z
+if [ -f "$data/bandai_namco_1/dataset-1_walk_normal_001.bvh" ]; then
+  bench_one bandai_walk_normal_001 "$data/bandai_namco_1/dataset-1_walk_normal_001.bvh" 0.01 y
+fi
+mv "$speed" results/shellpack_speed.tsv
+
+scripts/shellpack_report.sh > results/shellpack_summary.md.tmp
+mv results/shellpack_summary.md.tmp results/shellpack_summary.md
+cat results/shellpack_summary.md
