@@ -158,6 +158,8 @@ expect 2 "17000000 joint-samples, over the limit of 16777216" -- \
 expect 1 "use cubic-sc, its self-contained row" -- "$bin" encode --clip random:bones=1,frames=70000 --codec cubic
 # the closed loop holds 168 bytes per joint and sample: refused past 4,194,304 before allocating
 expect 1 "is 5120000 joint-samples, over its 4194304" -- "$bin" encode --clip random:bones=64,frames=20000 --codec linear-closed-sc
+# shellpack's encoder holds 400 bytes per joint-sample: refused past 2,097,152 before allocating
+expect 1 "more than its encoder takes (2097152" -- "$bin" encode --clip random:bones=64,frames=40000 --codec shellpack
 expect 0 "verify  decoded by the decoder alone: 70000 frames" -- \
   "$bin" encode --clip random:bones=1,frames=70000 --codec cubic-sc --verify --out "$tmp/long.bin"
 if [ -s "$tmp/long.bin" ] && [ "$(head -c 4 "$tmp/long.bin" | od -An -tx1 | tr -d ' ')" = "41420105" ]; then
