@@ -847,11 +847,18 @@ static int plan_closed_loop(encoder *e, char *err, size_t err_size)
                       : constant_within(e, b, type, mid, slack) ? SP_CONST
                                                                 : SP_ANIM;
         }
-    /* the coarsest level of the lever model that meets the target: levels g, error target * 2^(-g/16) */
+    /* the coarsest level of the lever model that meets the target: levels g, error target * 2^(-g/16),
+     * tried 32 apart, then one by one where the next would need values past 31 bits */
     int lo = -16, hi = -16; /* lo: known to miss (or the start), hi: to be found meeting it */
     bool found = false;
-    for (hi = 0; hi <= 640; hi += 32) {
-        if (set_level(e, e->target * exp2(-hi / 16.0)) && rebuild(e)) {
+    for (hi = 0; hi <= 640 && !found; hi += 32) {
+        if (!set_level(e, e->target * exp2(-hi / 16.0))) {
+            for (hi = lo + 1; hi < lo + 32 && !found; hi++)
+                found = set_level(e, e->target * exp2(-hi / 16.0)) && rebuild(e);
+            hi -= found;
+            break;
+        }
+        if (rebuild(e)) {
             found = true;
             break;
         }

@@ -616,6 +616,8 @@ static int read_keys(sp_plan *p, section s, char *err, size_t err_size)
 {
     if (s.size == 0)
         return 0;
+    if (!any_animated(p))
+        return snprintf(err, err_size, "shellpack stream: %zu bytes of key masks, no animated joint", s.size), -1;
     rc_decoder d;
     rc_decoder_init(&d, s.data, s.size);
     key_models m;
@@ -665,9 +667,10 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
         raw = malloc(declared);
         if (!raw)
             return snprintf(err, err_size, "out of memory"), -1;
-        if (uncompress(raw, &got, s.data + pos, (uLong)(s.size - pos)) != Z_OK || got != declared) {
+        uLong consumed = (uLong)(s.size - pos);
+        if (uncompress2(raw, &got, s.data + pos, &consumed) != Z_OK || got != declared || consumed != s.size - pos) {
             free(raw);
-            return snprintf(err, err_size, "shellpack stream: the %s residuals do not inflate to their %llu bytes",
+            return snprintf(err, err_size, "shellpack stream: the %s residuals are not one zlib stream of %llu bytes",
                             NAMES[type], (unsigned long long)declared),
                    -1;
         }
@@ -795,10 +798,9 @@ int sp_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, 
             return snprintf(err, err_size, "shellpack stream: the size of section %d (%s) is cut or not in shortest form",
                             i, SECTION_NAMES[i]),
                    -1;
+        if (n > size || (total += n) > size) /* both at most size before the sum: it cannot wrap */
+            return snprintf(err, err_size, "shellpack stream: its section sizes add up past its %zu bytes", size), -1;
         sec[i].size = (size_t)n;
-        total += n;
-        if (total > size)
-            break;
     }
     if (total != size - pos)
         return snprintf(err, err_size, "shellpack stream: its sections add up to %llu bytes, %zu follow the header",

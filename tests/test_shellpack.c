@@ -346,7 +346,7 @@ static void test_bad_headers(void **state)
                  {2, 9, "version 9"},
                  {3, 0x10, "unknown flags"},
                  {4, 0, NULL},  /* frames 0 (with bytes 5..7 zeroed below) */
-                 {28, 0x7F, "sections add up"}};
+                 {28, 0x7F, "add up"}};
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         uint8_t *b = malloc(out.bytes.size);
         memcpy(b, out.bytes.data, out.bytes.size);
@@ -362,6 +362,131 @@ static void test_bad_headers(void **state)
     measured_clip_free(m);
 }
 
+/* The seven section sizes after the 28-byte header, as LEB128 varints; returns where the sections start. */
+static size_t read_sizes(const uint8_t *b, size_t n, uint64_t sizes[7])
+{
+    size_t pos = 28;
+    for (int i = 0; i < 7; i++) {
+        sizes[i] = 0;
+        for (int shift = 0; pos < n; shift += 7) {
+            const uint8_t byte = b[pos++];
+            sizes[i] |= (uint64_t)(byte & 0x7F) << shift;
+            if (!(byte & 0x80))
+                break;
+        }
+    }
+    return pos;
+}
+
+/* A stream with new section sizes and `extra` bytes inserted at the start of section `at`. */
+static byte_buffer resized(const byte_buffer *in, const uint64_t sizes[7], int at, const uint8_t *extra, size_t n_extra)
+{
+    uint64_t old[7];
+    const size_t start = read_sizes(in->data, in->size, old);
+    byte_buffer out;
+    bytes_init(&out);
+    bytes_append(&out, in->data, 28);
+    for (int i = 0; i < 7; i++) {
+        uint64_t v = sizes[i];
+        do {
+            bytes_u8(&out, (uint8_t)((v & 0x7F) | (v > 0x7F ? 0x80 : 0)));
+            v >>= 7;
+        } while (v);
+    }
+    size_t pos = start;
+    for (int i = 0; i < 7; i++) {
+        if (i == at)
+            bytes_append(&out, extra, n_extra);
+        bytes_append(&out, in->data + pos, (size_t)old[i]);
+        pos += (size_t)old[i];
+    }
+    return out;
+}
+
+static void expect_refused(const byte_buffer *b, const anim_rig *rig, const char *says)
+{
+    const codec *c = codec_find("shellpack");
+    char err[256] = "";
+    anim_clip *clip = c->ops->decode(c, b->data, b->size, rig, err, sizeof err);
+    if (clip || !strstr(err, says))
+        fail_msg("expected a refusal saying \"%s\", got %s", says, clip ? "a clip" : err);
+}
+
+/* Found by a hostile-input audit: section sizes that add up past 2^64 (a
+ * 10-byte varint) wrapped the total and let a section claim 2^64 - 1 bytes;
+ * key masks in a stream with no animated joint were read as nothing; bytes
+ * after a residual section's zlib stream were ignored.  All three are
+ * refused now. */
+static void test_audit_findings(void **state)
+{
+    (void)state;
+    measured_clip *m = load("walk", 0.5);
+    const anim_rig *rig = m->source->clip->rig;
+    codec_output out = encode(m, "shellpack", 1);
+    uint64_t sizes[7];
+    read_sizes(out.bytes.data, out.bytes.size, sizes);
+    uint64_t wrap[7];
+    memcpy(wrap, sizes, sizeof wrap);
+    wrap[1] = UINT64_MAX; /* the total wraps to the real one minus 1 ... */
+    wrap[2] += 1;         /* ... and this makes it add up again */
+    byte_buffer b = resized(&out.bytes, wrap, -1, NULL, 0);
+    expect_refused(&b, rig, "add up past");
+    bytes_free(&b);
+    codec_output_free(&out);
+
+    /* a clip where nothing moves: every sub-track folds to rest, no key section is written */
+    clip_params cp = CLIP_DEFAULTS;
+    cp.walk_seconds = 0.5;
+    char err[256];
+    clip_source *s = clip_source_load("walk", &cp, err, sizeof err);
+    assert_non_null(s);
+    anim_clip *still = clip_create_rest(s->clip->rig, s->clip->frame_count, s->clip->fps);
+    assert_non_null(still);
+    clip_free(s->clip);
+    s->clip = still;
+    s->sample_hash = clip_hash(still);
+    strcpy(s->generator, "bvh");
+    measured_clip *ms = load_source(s);
+    codec_output rest = encode(ms, "shellpack", 1);
+    read_sizes(rest.bytes.data, rest.bytes.size, sizes);
+    assert_true(sizes[3] == 0 && sizes[4] == 0);
+    static const uint8_t junk[5] = {1, 2, 3, 4, 5};
+    sizes[3] = sizeof junk;
+    b = resized(&rest.bytes, sizes, 3, junk, sizeof junk);
+    expect_refused(&b, rig, "no animated joint");
+    bytes_free(&b);
+    codec_output_free(&rest);
+    measured_clip_free(ms);
+
+    /* one byte after the rotation residuals' zlib stream */
+    const codec *gz = codec_find("shellpack-gzip");
+    codec_output z = encode(m, "shellpack-gzip", 1);
+    read_sizes(z.bytes.data, z.bytes.size, sizes);
+    sizes[4] += 1;
+    uint64_t old[7];
+    const size_t start = read_sizes(z.bytes.data, z.bytes.size, old);
+    size_t end_rot = start;
+    for (int i = 0; i <= 4; i++)
+        end_rot += (size_t)old[i];
+    byte_buffer bz;
+    bytes_init(&bz);
+    { /* the stream with the byte inserted at the end of section 4 */
+        byte_buffer head = resized(&z.bytes, sizes, -1, NULL, 0);
+        const size_t head_len = head.size - (z.bytes.size - start);
+        bytes_append(&bz, head.data, head_len);
+        bytes_append(&bz, z.bytes.data + start, end_rot - start);
+        bytes_u8(&bz, 0);
+        bytes_append(&bz, z.bytes.data + end_rot, z.bytes.size - end_rot);
+        bytes_free(&head);
+    }
+    anim_clip *dec = gz->ops->decode(gz, bz.data, bz.size, rig, err, sizeof err);
+    assert_null(dec);
+    assert_non_null(strstr(err, "not one zlib stream"));
+    bytes_free(&bz);
+    codec_output_free(&z);
+    measured_clip_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_rig_checksum),
         cmocka_unit_test(test_hostile_streams),
         cmocka_unit_test(test_bad_headers),
+        cmocka_unit_test(test_audit_findings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
