@@ -43,7 +43,7 @@ $(BUILD)/codecs/acl_shim.o: codecs/acl_shim.cpp codecs/acl_shim.h
 	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
 TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
-TEST_HELPERS = $(BUILD)/tests/table_compare.o $(BUILD)/tests/channel_oracle.o
+TEST_HELPERS = $(BUILD)/tests/table_compare.o $(BUILD)/tests/channel_oracle.o $(BUILD)/tests/row_encode.o
 
 .PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus shellpack keys scale cluster-speedup deps clean
 .SECONDARY:

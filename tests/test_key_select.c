@@ -23,6 +23,7 @@
 #include "../generators/clip_library.h"
 #include "../harness/measure.h"
 #include "channel_oracle.h"
+#include "row_encode.h"
 
 /* Whether keys keep every non-key frame within eps (tests/channel_oracle.h). */
 static bool valid(const double *v, int n, bool rotation, bool cubic, double eps, const int *keys, int count)
@@ -237,22 +238,6 @@ static measured_clip *load(const char *name, double unit_m)
     measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
     assert_non_null(m);
     return m;
-}
-
-static codec_output encode_row(const measured_clip *m, const char *row, double tol_mm)
-{
-    const codec *c = codec_find(row);
-    assert_non_null(c);
-    const codec_input in = {m->source->clip, m->view, false};
-    codec_params p;
-    codec_params_init(c, &p);
-    p.tol_mm = tol_mm;
-    codec_output out;
-    codec_output_init(&out);
-    char err[256];
-    if (c->ops->encode(c, &in, &p, &out, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
-    return out;
 }
 
 /* Key-time bytes worked out from the keys themselves: a u16 (u32 past

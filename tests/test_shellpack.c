@@ -16,6 +16,7 @@
 #include "../core/fk.h"
 #include "../generators/clip_library.h"
 #include "../harness/measure.h"
+#include "row_encode.h"
 
 /* twenty bones in one chain, 240 frames of random motion at every joint */
 #define CHAIN "random:bones=20,frames=240,branching=1,depth=24,seed=4"
@@ -39,22 +40,6 @@ static measured_clip *load(const char *name, double seconds)
     if (!s)
         fail_msg("%s: %s", name, err);
     return load_source(s);
-}
-
-static codec_output encode(const measured_clip *m, const char *row, double target_mm)
-{
-    const codec *c = codec_find(row);
-    assert_non_null(c);
-    const codec_input in = {m->source->clip, m->view, false};
-    codec_params p;
-    codec_params_init(c, &p);
-    p.tol_mm = target_mm;
-    codec_output out;
-    codec_output_init(&out);
-    char err[256];
-    if (c->ops->encode(c, &in, &p, &out, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
-    return out;
 }
 
 static point_result measure(const measured_clip *m, const char *row, double target_mm)
@@ -155,7 +140,7 @@ static void test_folding(void **state)
     s->sample_hash = clip_hash(c);
     strcpy(s->generator, "bvh"); /* between frames, the original is this clip's interpolation, not the walk's */
     measured_clip *m = load_source(s);
-    codec_output out = encode(m, "shellpack", 0.1);
+    codec_output out = encode_row(m, "shellpack", 0.1);
     sp_plan p;
     sp_header h;
     assert_int_equal(sp_read(out.bytes.data, out.bytes.size, c->rig, &p, &h, err, sizeof err), 0);
@@ -232,7 +217,7 @@ static void test_breakdown(void **state)
     static const char *const CLIPS[] = {"walk", "jump"};
     for (int k = 0; k < 2; k++) {
         measured_clip *m = load(CLIPS[k], 2);
-        codec_output out = encode(m, "shellpack", 1);
+        codec_output out = encode_row(m, "shellpack", 1);
         long sum = 0, masks = 0;
         bool rotations = false, scales = false;
         for (int i = 0; i < out.part_count; i++) {
@@ -257,7 +242,7 @@ static void test_rig_checksum(void **state)
 {
     (void)state;
     measured_clip *m = load("walk", 1);
-    codec_output out = encode(m, "shellpack", 1);
+    codec_output out = encode_row(m, "shellpack", 1);
     const codec *c = codec_find("shellpack");
     const anim_rig *rig = m->source->clip->rig;
     anim_rig *other = rig_create(rig->bone_count);
@@ -291,7 +276,7 @@ static void test_hostile_streams(void **state)
     const anim_rig *rig = m->source->clip->rig;
     for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++) {
         const codec *c = codec_find(ROWS[r]);
-        codec_output out = encode(m, ROWS[r], 1);
+        codec_output out = encode_row(m, ROWS[r], 1);
         const size_t n = out.bytes.size;
         char err[256];
         for (size_t len = 0; len < n; len++) {
@@ -335,7 +320,7 @@ static void test_bad_headers(void **state)
 {
     (void)state;
     measured_clip *m = load("walk", 0.5);
-    codec_output out = encode(m, "shellpack", 1);
+    codec_output out = encode_row(m, "shellpack", 1);
     const codec *c = codec_find("shellpack");
     const anim_rig *rig = m->source->clip->rig;
     struct {
@@ -422,7 +407,7 @@ static void test_audit_findings(void **state)
     (void)state;
     measured_clip *m = load("walk", 0.5);
     const anim_rig *rig = m->source->clip->rig;
-    codec_output out = encode(m, "shellpack", 1);
+    codec_output out = encode_row(m, "shellpack", 1);
     uint64_t sizes[7];
     read_sizes(out.bytes.data, out.bytes.size, sizes);
     uint64_t wrap[7];
@@ -447,7 +432,7 @@ static void test_audit_findings(void **state)
     s->sample_hash = clip_hash(still);
     strcpy(s->generator, "bvh");
     measured_clip *ms = load_source(s);
-    codec_output rest = encode(ms, "shellpack", 1);
+    codec_output rest = encode_row(ms, "shellpack", 1);
     read_sizes(rest.bytes.data, rest.bytes.size, sizes);
     assert_true(sizes[3] == 0 && sizes[4] == 0);
     static const uint8_t junk[5] = {1, 2, 3, 4, 5};
@@ -460,7 +445,7 @@ static void test_audit_findings(void **state)
 
     /* one byte after the rotation residuals' zlib stream */
     const codec *gz = codec_find("shellpack-gzip");
-    codec_output z = encode(m, "shellpack-gzip", 1);
+    codec_output z = encode_row(m, "shellpack-gzip", 1);
     read_sizes(z.bytes.data, z.bytes.size, sizes);
     sizes[4] += 1;
     uint64_t old[7];
