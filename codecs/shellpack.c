@@ -34,6 +34,7 @@
 
 #include "../core/error_shell.h"
 #include "../core/pose_set.h"
+#include "../core/quat.h"
 #include "range_coder.h"
 #include "shellpack.h"
 
@@ -58,6 +59,7 @@ typedef struct encoder {
     double *world; /* decoded world [frame][bone][7]: position, rotation */
     double *cand;  /* one joint's candidate local poses [frame][10] */
     double *tmp;   /* world of a subtree at one frame [bone][7] */
+    uint8_t *best_kept; /* the key mask of the cheapest option so far, one joint's frames */
     int *sub, *sub_start, *sub_len; /* each joint's subtree (itself first), in rig order */
     double *lever; /* [bone][type]: metres of displacement per unit of error in the sub-track */
     double *move_rot, *move_pos; /* [bone]: metres a vertex of the subtree moves per radian / metre of change */
@@ -90,24 +92,6 @@ static double *err_sub_at(const encoder *e, int f, int b)
 
 /* ---- geometry ---- */
 
-static void rotate(const double q[4], const double v[3], double out[3])
-{
-    /* v + 2 w (u x v) + 2 u x (u x v), u = q's vector part */
-    const double tx = 2 * (q[1] * v[2] - q[2] * v[1]), ty = 2 * (q[2] * v[0] - q[0] * v[2]),
-                 tz = 2 * (q[0] * v[1] - q[1] * v[0]);
-    out[0] = v[0] + q[3] * tx + (q[1] * tz - q[2] * ty);
-    out[1] = v[1] + q[3] * ty + (q[2] * tx - q[0] * tz);
-    out[2] = v[2] + q[3] * tz + (q[0] * ty - q[1] * tx);
-}
-
-static void mul(const double a[4], const double b[4], double o[4])
-{
-    o[0] = a[3] * b[0] + a[0] * b[3] + a[1] * b[2] - a[2] * b[1];
-    o[1] = a[3] * b[1] - a[0] * b[2] + a[1] * b[3] + a[2] * b[0];
-    o[2] = a[3] * b[2] + a[0] * b[1] - a[1] * b[0] + a[2] * b[3];
-    o[3] = a[3] * b[3] - a[0] * b[0] - a[1] * b[1] - a[2] * b[2];
-}
-
 /* world (7) of a joint from its parent's world (NULL: a root), the parent's local scale and its own local pose */
 static void child_world(const double *parent_world, const double *parent_scale, const double *local, double *w)
 {
@@ -118,10 +102,10 @@ static void child_world(const double *parent_world, const double *parent_scale, 
     }
     const double scaled[3] = {local[0] * parent_scale[0], local[1] * parent_scale[1], local[2] * parent_scale[2]};
     double off[3];
-    rotate(parent_world + 3, scaled, off);
+    quat_rotate(parent_world + 3, scaled, off);
     for (int i = 0; i < 3; i++)
         w[i] = parent_world[i] + off[i];
-    mul(parent_world + 3, local + 3, w + 3);
+    quat_mul(parent_world + 3, local + 3, w + 3);
 }
 
 /* The squared shell distance of one joint: its world w and local scale against the original's vertices. */
@@ -311,6 +295,7 @@ static int encoder_init(encoder *e, const anim_clip *clip, const shellpack_confi
     e->world = malloc(ns * 7 * sizeof *e->world);
     e->cand = malloc((size_t)e->n * POSE_STRIDE * sizeof *e->cand);
     e->tmp = malloc((size_t)e->nb * 7 * sizeof *e->tmp);
+    e->best_kept = malloc((size_t)e->n);
     e->sub = malloc((size_t)e->nb * (size_t)e->nb * sizeof *e->sub);
     e->sub_start = malloc((size_t)e->nb * sizeof *e->sub_start);
     e->sub_len = calloc((size_t)e->nb, sizeof *e->sub_len);
@@ -323,7 +308,7 @@ static int encoder_init(encoder *e, const anim_clip *clip, const shellpack_confi
     e->child_start = calloc((size_t)e->nb, sizeof *e->child_start);
     e->child_len = calloc((size_t)e->nb, sizeof *e->child_len);
     e->orig = pose_set_from_clip(clip);
-    if (!e->val || !e->vtx || !e->loc || !e->world || !e->cand || !e->tmp || !e->sub || !e->sub_start ||
+    if (!e->val || !e->vtx || !e->loc || !e->world || !e->cand || !e->tmp || !e->best_kept || !e->sub || !e->sub_start ||
         !e->sub_len || !e->lever || !e->move_rot || !e->move_pos || !e->err || !e->err_sub || !e->children ||
         !e->child_start || !e->child_len || !e->orig || sp_plan_init(&e->plan, e->nb, e->n, cfg->quaternion ? 4 : 3) != 0) {
         snprintf(err, err_size, "out of memory");
@@ -348,7 +333,7 @@ static int encoder_init(encoder *e, const anim_clip *clip, const shellpack_confi
             for (int a = 0; a < 3; a++) {
                 double axis[3] = {0, 0, 0}, r[3];
                 axis[a] = e->shell * s[a];
-                rotate(wq, axis, r);
+                quat_rotate(wq, axis, r);
                 for (int i = 0; i < 3; i++)
                     e->vtx[((size_t)f * e->nb + b) * 9 + a * 3 + i] = wp[i] + r[i];
             }
@@ -409,6 +394,7 @@ static void encoder_free(encoder *e)
     free(e->world);
     free(e->cand);
     free(e->tmp);
+    free(e->best_kept);
     free(e->sub);
     free(e->sub_start);
     free(e->sub_len);
@@ -652,29 +638,17 @@ static bool channel_within(const encoder *e, int b, int f0, int f1)
 {
     double values[SP_MAX_COMPS * 64];
     for (int type = 0; type < SP_TYPES; type++) {
-        const sp_track *t = sp_track_at(&e->plan, b, type);
-        if (t->mode != SP_ANIM)
+        if (sp_track_at(&e->plan, b, type)->mode != SP_ANIM)
             continue;
         const int comps = sp_comps(&e->plan, type);
         const double tol = e->target / e->lever[b * SP_TYPES + type];
         for (int g0 = f0; g0 <= f1; g0 += 64) {
             const int g1 = g0 + 63 < f1 ? g0 + 63 : f1;
-            const uint8_t *kept = sp_kept(&e->plan, b);
-            for (int f = g0; f <= g1; f++) {
-                int a = f, z = f;
-                while (!kept[a])
-                    a--;
-                while (!kept[z])
-                    z++;
-                for (int c = 0; c < comps; c++) {
-                    const int32_t *k = sp_curve(&e->plan, b, type, c);
-                    const double u = a == z ? 0 : (double)(f - a) / (double)(z - a);
-                    values[(f - g0) * comps + c] =
-                        ((double)k[a] + (double)((int64_t)k[z] - k[a]) * u) * sp_step(t->step_index[c]);
+            sp_track_values(&e->plan, b, type, g0, g1, values);
+            for (int f = g0; f <= g1; f++)
+                for (int c = 0; c < comps; c++)
                     if (!(fabs(values[(f - g0) * comps + c] - val_at(e, b, type, c)[f]) <= tol))
                         return false;
-                }
-            }
         }
     }
     return true;
@@ -742,6 +716,7 @@ static void choose_keys(encoder *e)
                 if (cost < best) {
                     best = cost;
                     best_refine = (int)r;
+                    memcpy(e->best_kept, kept, (size_t)e->n);
                 }
             }
         }
@@ -754,9 +729,10 @@ static void choose_keys(encoder *e)
         for (int type = 0; type < SP_TYPES; type++)
             if (saved[type].mode == SP_ANIM)
                 quantise(e, b, type);
-        memset(kept, 1, (size_t)e->n);
         if (best_refine >= 0)
-            omit_frames(e, b); /* the same search again: deterministic, so the same frames */
+            memcpy(kept, e->best_kept, (size_t)e->n);
+        else
+            memset(kept, 1, (size_t)e->n);
         if (!e->cfg->per_channel) {
             sp_decode_local(&e->plan, e->rig, b, 0, e->n - 1, e->cand);
             commit(e, b, 0, e->n - 1, e->cand);

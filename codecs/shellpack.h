@@ -83,6 +83,10 @@ void sp_plan_free(sp_plan *p);
 /* 2^(-index/16), exactly as every decoder computes it. */
 double sp_step(int index);
 
+/* The values of one animated sub-track's components at frames f0..f1 (linear
+ * in the left-out frames), into out[(f - f0) * comps + c]. */
+void sp_track_values(const sp_plan *p, int bone, int type, int f0, int f1, double *out);
+
 /* The decoded local pose (10 doubles: position, rotation x y z w, scale)
  * of `bone` at frames f0..f1, into out[(f - f0) * 10]. */
 void sp_decode_local(const sp_plan *p, const anim_rig *rig, int bone, int f0, int f1, double *out);

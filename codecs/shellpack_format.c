@@ -115,8 +115,7 @@ static void to_rotation(const sp_plan *p, const double *v, double q[4])
         q[i] = v[i] / len;
 }
 
-/* The values of one animated sub-track's components at frames f0..f1, into out[(f - f0) * comps + c]. */
-static void animated_values(const sp_plan *p, int bone, int type, int f0, int f1, double *out)
+void sp_track_values(const sp_plan *p, int bone, int type, int f0, int f1, double *out)
 {
     const int comps = sp_comps(p, type);
     const uint8_t *kept = sp_kept(p, bone);
@@ -174,7 +173,7 @@ void sp_decode_track(const sp_plan *p, const anim_rig *rig, int bone, int type, 
     }
     for (int g0 = f0; g0 <= f1; g0 += 64) { /* in blocks: no allocation */
         const int g1 = g0 + 63 < f1 ? g0 + 63 : f1;
-        animated_values(p, bone, type, g0, g1, values);
+        sp_track_values(p, bone, type, g0, g1, values);
         for (int f = g0; f <= g1; f++) {
             double *o = out + (size_t)(f - f0) * POSE_STRIDE + at;
             const double *v = values + (size_t)(f - g0) * comps;
