@@ -6,16 +6,18 @@ WARN = -std=c11 -Wall -Wextra -Wpedantic -Wshadow -Wstrict-prototypes $(WERROR)
 # Figures must not depend on the compiler contracting a*b+c into an FMA; errno from
 # sqrt is never read, and keeping it blocks scheduling in the samplers.
 FP = -ffp-contract=off -fno-fast-math -fno-math-errno
-ALL_CFLAGS = $(WARN) $(FP) -D_GNU_SOURCE $(CFLAGS) $(EXTRA_CFLAGS)
+# Includes are written from the project's root ("core/clip.h"): one spelling per header, whatever the
+# folder of the file that includes it (docs/layout.md; scripts/check_layers.sh checks the layering).
+ALL_CFLAGS = $(WARN) $(FP) -D_GNU_SOURCE -I. $(CFLAGS) $(EXTRA_CFLAGS)
 LDLIBS = -lz -lcjson -lm -lpthread
 
 .DEFAULT_GOAL := all
 BUILD ?= build
 BIN ?= bin/animbench
-LIB_SRC = $(wildcard core/*.c codecs/*.c generators/*.c) $(filter-out harness/main.c,$(wildcard harness/*.c))
+LIB_SRC = $(filter-out harness/commands/main.c,$(shell find core codecs generators harness -name '*.c' | LC_ALL=C sort))
 LIB_OBJ = $(LIB_SRC:%.c=$(BUILD)/%.o)
 
-# ACL (C++, header-only) behind codecs/acl_shim.cpp, the project's one C++ file: built when its
+# ACL (C++, header-only) behind codecs/acl/acl_shim.cpp, the project's one C++ file: built when its
 # headers and RTM's are found; otherwise the acl rows are listed as unavailable.
 ACL_DIR ?= ../shared/third_party/acl
 RTM_DIR ?= ../shared/third_party/rtm
@@ -25,10 +27,10 @@ endif
 HAVE_ACL := $(if $(and $(wildcard $(ACL_DIR)/includes/acl/compression/compress.h),$(wildcard $(RTM_DIR)/includes/rtm/qvvf.h)),1,)
 ifeq ($(HAVE_ACL),1)
 ALL_CFLAGS += -DANIMBENCH_HAVE_ACL=1
-LIB_OBJ += $(BUILD)/codecs/acl_shim.o
+LIB_OBJ += $(BUILD)/codecs/acl/acl_shim.o
 LDLIBS += -lstdc++
 endif
-ALL_CXXFLAGS = -std=c++11 -Wall -Wextra $(WERROR) $(FP) $(CFLAGS) $(EXTRA_CFLAGS) \
+ALL_CXXFLAGS = -std=c++11 -Wall -Wextra $(WERROR) $(FP) -I. $(CFLAGS) $(EXTRA_CFLAGS) \
   -isystem $(ACL_DIR)/includes -isystem $(RTM_DIR)/includes
 
 # Objects are rebuilt when the configuration changes (ACL found or not, compilers, flags).
@@ -36,9 +38,9 @@ $(BUILD)/config.stamp: FORCE
 	@mkdir -p $(dir $@)
 	@echo "$(CC) $(ALL_CFLAGS) | $(CXX) $(ALL_CXXFLAGS)" > $@.new
 	@if cmp -s $@.new $@; then rm -f $@.new; else mv $@.new $@; fi
-$(LIB_OBJ) $(BUILD)/harness/main.o: $(BUILD)/config.stamp
+$(LIB_OBJ) $(BUILD)/harness/commands/main.o: $(BUILD)/config.stamp
 
-$(BUILD)/codecs/acl_shim.o: codecs/acl_shim.cpp codecs/acl_shim.h
+$(BUILD)/codecs/acl/acl_shim.o: codecs/acl/acl_shim.cpp codecs/acl/acl_shim.h
 	@mkdir -p $(dir $@)
 	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
 TEST_SRC = $(wildcard tests/test_*.c)
@@ -64,10 +66,10 @@ $(BUILD)/libanimbench.a: $(LIB_OBJ)
 .PHONY: FORCE
 $(BUILD)/build_info.h: FORCE
 	@scripts/build_info.sh $@ "$(CC) $(ALL_CFLAGS)" "$(if $(HAVE_ACL),$(ACL_DIR)/includes/acl/version.h $(RTM_DIR)/includes/rtm/version.h)"
-$(BUILD)/harness/provenance.o: $(BUILD)/build_info.h
-$(BUILD)/harness/provenance.o: EXTRA_INCLUDE = -I$(BUILD)
+$(BUILD)/harness/measure/provenance.o: $(BUILD)/build_info.h
+$(BUILD)/harness/measure/provenance.o: EXTRA_INCLUDE = -I$(BUILD)
 
-$(BIN): $(BUILD)/harness/main.o $(BUILD)/libanimbench.a
+$(BIN): $(BUILD)/harness/commands/main.o $(BUILD)/libanimbench.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) $^ $(LDLIBS) -o $@
 
@@ -75,7 +77,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)"
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" tests/layers.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
@@ -108,7 +110,7 @@ fuzz-lib:
 	  OPT=-O1 EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIB)
 fuzz-targets: fuzz-lib
 	@for t in bvh decode; do \
-	  clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -fsanitize=fuzzer $(FUZZ_SAN) tests/fuzz/fuzz_$$t.c $(FUZZ_LIB) \
+	  clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -I. -fsanitize=fuzzer $(FUZZ_SAN) tests/fuzz/fuzz_$$t.c $(FUZZ_LIB) \
 	    -lz -lcjson -lm -lpthread -o build-fuzz/fuzz_$$t || exit 1; done
 # Rewrites the decoder's seeds from the codecs as they are (commit the result).
 fuzz-seeds: $(BUILD)/libanimbench.a

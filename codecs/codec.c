@@ -1,4 +1,4 @@
-#include "codec.h"
+#include "codecs/codec.h"
 
 #include <errno.h>
 #include <math.h>

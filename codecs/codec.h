@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/bytes.h"
-#include "../core/channels.h"
-#include "../core/clip.h"
+#include "core/bytes.h"
+#include "core/channels.h"
+#include "core/clip.h"
 
 /* A parameter a codec row declares: `list` prints it, `run --param
  * NAME=VALUE` and sweep definitions ("params") set it, results record it by
@@ -139,6 +139,9 @@ const codec *codec_at(int index);
 /* Adds a row after the table's (tests add codecs that exist only in the test
  * build); returns 0, or -1 when the name is taken or the extra rows are full. */
 int codec_register(const codec *c);
+/* Why a row flagged CODEC_UNAVAILABLE cannot run in this build (the library it needs, and how to
+ * build it in); NULL for a row that can. */
+const char *codec_unavailable_reason(const codec *c);
 
 /* Parameters: the row's defaults (the study's 1 mm, 0.35 m and step 2 for the
  * fields of the rows that do not declare them). */

@@ -5,11 +5,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "acl_codec.h"
-#include "codec.h"
-#include "raw_codec.h"
-#include "shellpack.h"
-#include "track_codecs.h"
+#include "codecs/acl/acl_codec.h"
+#include "codecs/codec.h"
+#include "codecs/study/raw_codec.h"
+#include "codecs/shellpack/shellpack.h"
+#include "codecs/study/track_codecs.h"
 
 extern const codec_ops EVERY_NTH_OPS;
 
@@ -23,7 +23,9 @@ extern const codec_ops EVERY_NTH_OPS;
     "track_codecs.c track_codecs.h study_plan.c study_plan.h refine.c refine.h study_container.c "        \
     "study_container.h track_set.c track_set.h track_sampler.c track_sampler.h quantize.c quantize.h "             \
     "key_select.c key_select.h hierarchy_tolerance.c hierarchy_tolerance.h closed_loop.c closed_loop.h"
-#define SHELLPACK_SOURCES "shellpack.c shellpack.h shellpack_format.c range_coder.c range_coder.h"
+#define SHELLPACK_SOURCES                                                                                 \
+    "shellpack.c shellpack.h shellpack_encoder.h shellpack_loop.c shellpack_steps.c shellpack_keys.c "   \
+    "shellpack_format.c range_coder.c range_coder.h"
 #define SHELLPACK(quaternion, per_channel, keys, predict, gzip) \
     (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip})
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
@@ -160,6 +162,15 @@ int codec_register(const codec *c)
         return -1;
     extra[extra_count++] = c;
     return 0;
+}
+
+const char *codec_unavailable_reason(const codec *c)
+{
+    if (!(c->flags & CODEC_UNAVAILABLE))
+        return NULL;
+    if (c->ops == &ACL_CODEC_OPS)
+        return ACL_UNAVAILABLE_REASON;
+    return "not built here (an optional library is missing)";
 }
 
 int codec_count(void)

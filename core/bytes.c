@@ -1,4 +1,4 @@
-#include "bytes.h"
+#include "core/bytes.h"
 
 #include <stdlib.h>
 #include <string.h>

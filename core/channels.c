@@ -1,9 +1,9 @@
-#include "channels.h"
+#include "core/channels.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "quat.h"
+#include "core/quat.h"
 
 bool scalar_is_constant(const double *v, int n)
 {

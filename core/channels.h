@@ -7,7 +7,7 @@
 
 #include <stdbool.h>
 
-#include "clip.h"
+#include "core/clip.h"
 
 /* The study's constant tests. */
 #define CONSTANT_SCALAR_RANGE 1e-7   /* max - min below this */

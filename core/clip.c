@@ -1,4 +1,4 @@
-#include "clip.h"
+#include "core/clip.h"
 
 #include <math.h>
 #include <stdlib.h>

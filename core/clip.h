@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "rig.h"
+#include "core/rig.h"
 
 typedef struct anim_clip {
     const anim_rig *rig; /* not owned */

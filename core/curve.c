@@ -1,4 +1,4 @@
-#include "curve.h"
+#include "core/curve.h"
 
 static inline double key_value(const curve_keys *k, int i)
 {

@@ -1,10 +1,10 @@
-#include "error_contact.h"
+#include "core/error_contact.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_effectors.h"
+#include "core/error_effectors.h"
 
 static double horizontal_distance(const double *a, const double *b, int up)
 {

@@ -13,7 +13,7 @@
 #ifndef ANIMBENCH_ERROR_CONTACT_H
 #define ANIMBENCH_ERROR_CONTACT_H
 
-#include "pose_set.h"
+#include "core/pose_set.h"
 
 #define CONTACT_HEIGHT_DEFAULT_M 0.06
 #define CONTACT_SPEED_DEFAULT_MPS 0.5

@@ -1,4 +1,4 @@
-#include "error_distribution.h"
+#include "core/error_distribution.h"
 
 #include <math.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-#include "error_effectors.h"
+#include "core/error_effectors.h"
 
 #include <ctype.h>
 #include <string.h>

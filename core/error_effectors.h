@@ -9,7 +9,7 @@
 #ifndef ANIMBENCH_ERROR_EFFECTORS_H
 #define ANIMBENCH_ERROR_EFFECTORS_H
 
-#include "rig.h"
+#include "core/rig.h"
 
 /* Fills mask[joint] (1 for end effectors); returns how many. */
 int end_effector_mask(const anim_rig *rig, unsigned char *mask);

@@ -1,11 +1,11 @@
-#include "error_joint.h"
+#include "core/error_joint.h"
 
 #include <math.h>
 #include <stdlib.h>
 
-#include "fk.h"
-#include "jsmath.h"
-#include "quat.h"
+#include "core/fk.h"
+#include "core/jsmath.h"
+#include "core/quat.h"
 
 fk_reference *fk_reference_create(const anim_clip *clip)
 {

@@ -6,7 +6,7 @@
 #ifndef ANIMBENCH_ERROR_JOINT_H
 #define ANIMBENCH_ERROR_JOINT_H
 
-#include "clip.h"
+#include "core/clip.h"
 
 typedef struct joint_error {
     double max_m;

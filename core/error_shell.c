@@ -1,7 +1,7 @@
-#include "error_shell.h"
+#include "core/error_shell.h"
 
-#include "jsmath.h"
-#include "quat.h"
+#include "core/jsmath.h"
+#include "core/quat.h"
 
 static void vertex(const pose_set *p, int s, int j, int axis, double d, double out[3])
 {

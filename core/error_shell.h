@@ -9,7 +9,7 @@
 #ifndef ANIMBENCH_ERROR_SHELL_H
 #define ANIMBENCH_ERROR_SHELL_H
 
-#include "pose_set.h"
+#include "core/pose_set.h"
 
 #define SHELL_DISTANCE_DEFAULT_M 0.03  /* ACL: 3 cm */
 #define SHELL_PRECISION_DEFAULT_M 0.0001 /* ACL: 0.01 cm */

@@ -1,6 +1,6 @@
-#include "fk.h"
+#include "core/fk.h"
 
-#include "quat.h"
+#include "core/quat.h"
 
 /* One hierarchy walk serves clips ([bone][axis][frame]) and flat poses
  * ([bone][axis]) through strides, so there is a single FK implementation. */

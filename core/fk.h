@@ -5,7 +5,7 @@
 #ifndef ANIMBENCH_FK_H
 #define ANIMBENCH_FK_H
 
-#include "clip.h"
+#include "core/clip.h"
 
 /* World positions (3 per bone) and rotations (4 per bone) of one frame. */
 void fk_frame(const anim_clip *clip, int frame, double *world_pos, double *world_rot);

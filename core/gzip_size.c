@@ -1,4 +1,4 @@
-#include "gzip_size.h"
+#include "core/gzip_size.h"
 
 #include <stdlib.h>
 #include <string.h>

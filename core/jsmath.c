@@ -1,4 +1,4 @@
-#include "jsmath.h"
+#include "core/jsmath.h"
 
 #include <math.h>
 

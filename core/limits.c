@@ -1,4 +1,4 @@
-#include "limits.h"
+#include "core/limits.h"
 
 #include <math.h>
 #include <stdio.h>

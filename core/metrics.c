@@ -1,10 +1,10 @@
-#include "metrics.h"
+#include "core/metrics.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "error_shell.h"
-#include "rate.h"
+#include "core/error_shell.h"
+#include "core/rate.h"
 
 void metric_params_default(metric_params *p)
 {

@@ -9,10 +9,10 @@
 
 #include <stddef.h>
 
-#include "error_contact.h"
-#include "error_distribution.h"
-#include "error_effectors.h"
-#include "pose_set.h"
+#include "core/error_contact.h"
+#include "core/error_distribution.h"
+#include "core/error_effectors.h"
+#include "core/pose_set.h"
 
 typedef struct metric_params {
     double shell_distance_m; /* 0.03, ACL's */

@@ -1,4 +1,4 @@
-#include "pcg32.h"
+#include "core/pcg32.h"
 
 uint32_t pcg32_next(pcg32 *rng)
 {

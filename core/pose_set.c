@@ -1,9 +1,9 @@
-#include "pose_set.h"
+#include "core/pose_set.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "fk.h"
+#include "core/fk.h"
 
 static pose_set *pose_set_alloc(const anim_rig *rig, int samples)
 {

@@ -5,7 +5,7 @@
 #ifndef ANIMBENCH_POSE_SET_H
 #define ANIMBENCH_POSE_SET_H
 
-#include "clip.h"
+#include "core/clip.h"
 
 typedef struct pose_set {
     const anim_rig *rig;

@@ -1,8 +1,8 @@
-#include "quat.h"
+#include "core/quat.h"
 
 #include <math.h>
 
-#include "jsmath.h"
+#include "core/jsmath.h"
 
 /* Every expression below keeps the study's operand order: floating-point
  * addition is not associative and the figures must agree to the last bit. */

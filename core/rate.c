@@ -1,4 +1,4 @@
-#include "rate.h"
+#include "core/rate.h"
 
 double bits_per_joint_sample(size_t bytes, int frames, int joints)
 {

@@ -1,4 +1,4 @@
-#include "rig.h"
+#include "core/rig.h"
 
 #include <stdlib.h>
 #include <string.h>

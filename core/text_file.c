@@ -1,4 +1,4 @@
-#include "text_file.h"
+#include "core/text_file.h"
 
 #include <errno.h>
 #include <stdlib.h>

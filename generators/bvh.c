@@ -1,4 +1,4 @@
-#include "bvh.h"
+#include "generators/bvh.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -9,9 +9,9 @@
 #include <string.h>
 #include <strings.h>
 
-#include "../core/limits.h"
-#include "../core/quat.h"
-#include "../core/text_file.h"
+#include "core/limits.h"
+#include "core/quat.h"
+#include "core/text_file.h"
 
 /* ------------------------------------------------------------- lexing */
 

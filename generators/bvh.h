@@ -20,7 +20,7 @@
 
 #include <stddef.h>
 
-#include "../core/clip.h"
+#include "core/clip.h"
 
 typedef struct bvh_options {
     double unit_m; /* metres per file unit (CMU: 0.056444) */

@@ -1,4 +1,4 @@
-#include "clip_library.h"
+#include "generators/clip_library.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -10,10 +10,10 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "../core/text_file.h"
-#include "bvh.h"
-#include "random_clip.h"
-#include "study_rig.h"
+#include "core/text_file.h"
+#include "generators/bvh.h"
+#include "generators/random_clip.h"
+#include "generators/study_rig.h"
 
 const char *const STUDY_CLIP_NAMES[] = {"walk", "jump", "mocap", NULL};
 

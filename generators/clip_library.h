@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/clip.h"
-#include "study_clips.h"
+#include "core/clip.h"
+#include "generators/study_clips.h"
 
 typedef struct clip_source {
     char name[256];

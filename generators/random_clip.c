@@ -1,4 +1,4 @@
-#include "random_clip.h"
+#include "generators/random_clip.h"
 
 #include <errno.h>
 #include <math.h>
@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/limits.h"
-#include "../core/pcg32.h"
-#include "../core/quat.h"
+#include "core/limits.h"
+#include "core/pcg32.h"
+#include "core/quat.h"
 
 int random_clip_is_name(const char *name)
 {

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../core/clip.h"
+#include "core/clip.h"
 
 typedef struct random_clip_params {
     int bones;     /* 30 */

@@ -1,14 +1,14 @@
-#include "study_clips.h"
+#include "generators/study_clips.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/jsmath.h"
-#include "../core/limits.h"
-#include "../core/quat.h"
-#include "study_rig.h"
+#include "core/jsmath.h"
+#include "core/limits.h"
+#include "core/quat.h"
+#include "generators/study_rig.h"
 
 const clip_params CLIP_DEFAULTS = {60.0, 3.0, 2.0, 20260905u, 1.0, 1};
 

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../core/clip.h"
+#include "core/clip.h"
 
 #define WALK_JITTER_DRAWS 22 /* LCG draws per mocap frame, in script order */
 

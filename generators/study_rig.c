@@ -1,4 +1,4 @@
-#include "study_rig.h"
+#include "generators/study_rig.h"
 
 #include <string.h>
 

@@ -2,7 +2,7 @@
 #ifndef ANIMBENCH_STUDY_RIG_H
 #define ANIMBENCH_STUDY_RIG_H
 
-#include "../core/rig.h"
+#include "core/rig.h"
 
 #define STUDY_BONE_COUNT 30
 

@@ -11,14 +11,17 @@ if [ "$commit" != unknown ] && ! git diff --quiet HEAD -- core codecs generators
   commit="$commit-dirty"
 fi
 # Optional libraries' version headers (ACL, RTM) count as sources: a new ACL re-measures its points.
-source_hash=$( { cat $(ls core/*.[ch] codecs/*.[ch] codecs/*.cpp generators/*.[ch] harness/*.[ch] 2>/dev/null | LC_ALL=C sort); for f in $libs; do [ -f "$f" ] && cat "$f"; done; } | sha256sum | cut -c1-16)
-# What a point's cache key is made of (harness/provenance.c): the measuring code (clip model,
+source_hash=$( { cat $(find core codecs generators harness -name '*.[ch]' -o -name '*.cpp' | LC_ALL=C sort); for f in $libs; do [ -f "$f" ] && cat "$f"; done; } | sha256sum | cut -c1-16)
+# What a point's cache key is made of (harness/measure/provenance.c): the measuring code (clip model,
 # metrics, generators, point measurement and its JSON, the codec interface), and each codec
 # module's own files, so that editing one codec re-measures only the rows built from it.
-measure_hash=$(cat $(ls core/*.[ch] generators/*.[ch] harness/measure.[ch] harness/results.[ch] codecs/codec.[ch] \
+measure_hash=$(cat $( { find core generators -name '*.[ch]'; ls harness/measure/measure.[ch] harness/sweep/results.[ch] codecs/codec.[ch]; } \
   | LC_ALL=C sort) | sha256sum | cut -c1-16)
+# A codec file is named by its file name alone (a row's "sources"): names are unique under codecs/.
 codec_files=""
-for f in $(ls codecs/*.[ch] codecs/*.cpp 2>/dev/null | LC_ALL=C sort); do
+dups=$(find codecs -name '*.[ch]' -o -name '*.cpp' | xargs -n1 basename | sort | uniq -d)
+[ -z "$dups" ] || { echo "build_info.sh: file names used twice under codecs/: $dups" >&2; exit 1; }
+for f in $(find codecs -name '*.[ch]' -o -name '*.cpp' | LC_ALL=C sort); do
   case "$f" in codecs/codec.[ch]|codecs/registry.c) continue ;; esac
   codec_files="$codec_files    {\"$(basename "$f")\", \"$(sha256sum "$f" | cut -c1-16)\"},
 "

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's "Adding a codec" example, as written, builds and measures:
-# its file is byte for byte codecs/every_nth.c, its registry row is in
+# its file is byte for byte codecs/example/every_nth.c, its registry row is in
 # codecs/registry.c, and the built binary measures it on a clip.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -10,10 +10,10 @@ extract() { # marker -> the fenced block after it
   awk -v m="<!-- example: $1 -->" '$0 == m {on=1; next} on && /^```/ {if (inside) exit; inside=1; next} on && inside {print}' README.md
 }
 tmp=$(mktemp -d)
-extract "codecs/every_nth.c" > "$tmp/every_nth.c"
+extract "codecs/example/every_nth.c" > "$tmp/every_nth.c"
 extract "registry row" > "$tmp/row.c"
-if [ ! -s "$tmp/every_nth.c" ] || ! cmp -s "$tmp/every_nth.c" codecs/every_nth.c; then
-  echo "readme example: the README's every_nth.c differs from codecs/every_nth.c"; diff "$tmp/every_nth.c" codecs/every_nth.c | head; fail=1
+if [ ! -s "$tmp/every_nth.c" ] || ! cmp -s "$tmp/every_nth.c" codecs/example/every_nth.c; then
+  echo "readme example: the README's every_nth.c differs from codecs/example/every_nth.c"; diff "$tmp/every_nth.c" codecs/example/every_nth.c | head; fail=1
 fi
 while IFS= read -r line; do
   [ -z "$line" ] && continue

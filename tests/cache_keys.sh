@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Editing one codec re-measures only its rows: a copy of the sources is
-# built, swept, edited (a comment appended to codecs/every_nth.c, then to
-# codecs/refine.c), rebuilt and swept again; the sweep must reuse every
+# built, swept, edited (a comment appended to codecs/example/every_nth.c, then to
+# codecs/keys/refine.c), rebuilt and swept again; the sweep must reuse every
 # point of the rows the edit does not touch.  Prints "cache-keys: N passed,
 # M failed".  Built at -O0 without ACL to take seconds, not minutes.
 set -u
@@ -29,8 +29,8 @@ after_edit() { # file, expected summary: append a comment to file, rebuild, swee
   build
   check "after editing $1" "$2" "$(bin/animbench sweep def.json 2>&1 | grep "points:")"
 }
-after_edit codecs/every_nth.c "7 points: 5 stored for this code version, 2 to measure"
-after_edit codecs/refine.c "7 points: 3 stored for this code version, 4 to measure"
+after_edit codecs/example/every_nth.c "7 points: 5 stored for this code version, 2 to measure"
+after_edit codecs/keys/refine.c "7 points: 3 stored for this code version, 4 to measure"
 after_edit core/fk.c "7 points: 0 stored for this code version, 7 to measure" # the measuring code
 echo "cache-keys: $passed passed, $failed failed"
 [ -n "${CHECK_SUMMARY:-}" ] && echo "cache-keys: $passed passed, $failed failed" >> "$CHECK_SUMMARY"

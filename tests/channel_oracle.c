@@ -2,8 +2,8 @@
 
 #include <math.h>
 
-#include "../core/curve.h"
-#include "../core/quat.h"
+#include "core/curve.h"
+#include "core/quat.h"
 
 double channel_worst_error(const double *v, int n, bool rotation, bool cubic, const int *keys, int count,
                            double *recon, int *worst_frame)

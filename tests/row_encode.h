@@ -4,8 +4,8 @@
 #ifndef ANIMBENCH_TESTS_ROW_ENCODE_H
 #define ANIMBENCH_TESTS_ROW_ENCODE_H
 
-#include "../codecs/codec.h"
-#include "../harness/measure.h"
+#include "codecs/codec.h"
+#include "harness/measure/measure.h"
 
 codec_output encode_row(const measured_clip *m, const char *row, double tol_mm);
 

@@ -1,6 +1,6 @@
 #include "table_compare.h"
 
-#include "../core/text_file.h"
+#include "core/text_file.h"
 
 #include <ctype.h>
 #include <stdio.h>

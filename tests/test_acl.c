@@ -12,17 +12,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/acl_codec.h"
-#include "../generators/clip_library.h"
-#include "../harness/measure.h"
-#include "../harness/timing.h"
+#include "codecs/acl/acl_codec.h"
+#include "generators/clip_library.h"
+#include "harness/measure/measure.h"
+#include "harness/measure/timing.h"
 
 static const codec *acl_or_skip(const char *name)
 {
     const codec *c = codec_find(name);
     assert_non_null(c);
     if (c->flags & CODEC_UNAVAILABLE) {
-        print_message("  %s: skipped: %s\n", name, ACL_UNAVAILABLE_REASON);
+        print_message("  %s: skipped: %s\n", name, codec_unavailable_reason(c));
         skip();
     }
     return c;

@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/codec.h"
-#include "../codecs/study_container.h"
-#include "../core/fk.h"
-#include "../core/limits.h"
-#include "../core/quat.h"
-#include "../generators/bvh.h"
-#include "../generators/clip_library.h"
-#include "../harness/clip_export.h"
-#include "../harness/measure.h"
-#include "../harness/timing.h"
+#include "codecs/codec.h"
+#include "codecs/study/study_container.h"
+#include "core/fk.h"
+#include "core/limits.h"
+#include "core/quat.h"
+#include "generators/bvh.h"
+#include "generators/clip_library.h"
+#include "harness/report/clip_export.h"
+#include "harness/measure/measure.h"
+#include "harness/measure/timing.h"
 #include "table_compare.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))

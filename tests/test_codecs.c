@@ -12,11 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/codec.h"
-#include "../core/channels.h"
-#include "../core/error_joint.h"
-#include "../generators/clip_library.h"
-#include "../harness/measure.h"
+#include "codecs/codec.h"
+#include "core/channels.h"
+#include "core/error_joint.h"
+#include "generators/clip_library.h"
+#include "harness/measure/measure.h"
 
 static measured_clip *load(const char *name, double seconds)
 {

@@ -9,17 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/quantize.h"
-#include "../codecs/refine.h"
-#include "../codecs/study_container.h"
-#include "../codecs/study_plan.h"
-#include "../core/channels.h"
-#include "../core/curve.h"
-#include "../core/fk.h"
-#include "../core/pcg32.h"
-#include "../core/quat.h"
-#include "../generators/study_clips.h"
-#include "../generators/study_rig.h"
+#include "codecs/quantize/quantize.h"
+#include "codecs/keys/refine.h"
+#include "codecs/study/study_container.h"
+#include "codecs/study/study_plan.h"
+#include "core/channels.h"
+#include "core/curve.h"
+#include "core/fk.h"
+#include "core/pcg32.h"
+#include "core/quat.h"
+#include "generators/study_clips.h"
+#include "generators/study_rig.h"
 #include "channel_oracle.h"
 
 #define NEAR(a, b) assert_true(fabs((a) - (b)) < 1e-12)
@@ -171,7 +171,7 @@ static void test_refine_rotation_within_tolerance(void **state)
 
 /* The study's fit() as written: refit the whole channel after every key and
  * insert the first frame with the largest error; a key frame never counts
- * (see exclude_keys in codecs/refine.c).  Quadratic, and the oracle the
+ * (see exclude_keys in codecs/keys/refine.c).  Quadratic, and the oracle the
  * incremental refine must match key for key. */
 static int naive_refine(const double *v, int n, bool rotation, double eps, bool cubic, int *keys)
 {

@@ -8,9 +8,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "../core/jsmath.h"
-#include "../generators/study_clips.h"
-#include "../harness/jsfmt.h"
+#include "core/jsmath.h"
+#include "generators/study_clips.h"
+#include "core/jsfmt.h"
 
 static void test_hypot_matches_v8(void **state)
 {

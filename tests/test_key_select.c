@@ -1,4 +1,4 @@
-/* Key selection strategies (codecs/key_select.h) against enumeration: on
+/* Key selection strategies (codecs/keys/key_select.h) against enumeration: on
  * channels short enough to try every subset of keys, the fewest keys that
  * keep every frame within tolerance are known exactly, with a check written
  * here from core/curve.h's reconstruction, not the strategies' own. */
@@ -12,16 +12,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/codec.h"
-#include "../codecs/hierarchy_tolerance.h"
-#include "../codecs/key_select.h"
-#include "../codecs/refine.h"
-#include "../core/curve.h"
-#include "../core/fk.h"
-#include "../core/pcg32.h"
-#include "../core/quat.h"
-#include "../generators/clip_library.h"
-#include "../harness/measure.h"
+#include "codecs/codec.h"
+#include "codecs/keys/hierarchy_tolerance.h"
+#include "codecs/keys/key_select.h"
+#include "codecs/keys/refine.h"
+#include "core/curve.h"
+#include "core/fk.h"
+#include "core/pcg32.h"
+#include "core/quat.h"
+#include "generators/clip_library.h"
+#include "harness/measure/measure.h"
 #include "channel_oracle.h"
 #include "row_encode.h"
 

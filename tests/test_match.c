@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/raw_codec.h"
-#include "../harness/match.h"
+#include "codecs/study/raw_codec.h"
+#include "harness/measure/match.h"
 
 typedef struct curve {
     double (*error_mm)(double tol);

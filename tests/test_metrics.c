@@ -8,15 +8,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../core/error_contact.h"
-#include "../core/error_distribution.h"
-#include "../core/error_effectors.h"
-#include "../core/error_shell.h"
-#include "../core/metrics.h"
-#include "../core/quat.h"
-#include "../core/rate.h"
-#include "../generators/clip_library.h"
-#include "../generators/study_rig.h"
+#include "core/error_contact.h"
+#include "core/error_distribution.h"
+#include "core/error_effectors.h"
+#include "core/error_shell.h"
+#include "core/metrics.h"
+#include "core/quat.h"
+#include "core/rate.h"
+#include "generators/clip_library.h"
+#include "generators/study_rig.h"
 
 #define NEAR(a, b, tol) assert_true(fabs((a) - (b)) <= (tol))
 

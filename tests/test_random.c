@@ -10,10 +10,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "../codecs/codec.h"
-#include "../generators/clip_library.h"
-#include "../generators/random_clip.h"
-#include "../harness/measure.h"
+#include "codecs/codec.h"
+#include "generators/clip_library.h"
+#include "generators/random_clip.h"
+#include "harness/measure/measure.h"
 
 static void test_parameters(void **state)
 {

@@ -1,4 +1,4 @@
-/* The range coder and the residual coder (codecs/range_coder.h) on
+/* The range coder and the residual coder (codecs/entropy/range_coder.h) on
  * adversarial symbol streams: all zeros, all extremes, random magnitudes in
  * random contexts, raw bits; streams cut and flipped decode without reading
  * out of bounds (the sanitizer build checks that). */
@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/range_coder.h"
-#include "../core/pcg32.h"
+#include "codecs/entropy/range_coder.h"
+#include "core/pcg32.h"
 
 static byte_buffer encode_all(const int32_t *v, const int *ctx, size_t n)
 {

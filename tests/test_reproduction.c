@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../harness/study_tables.h"
+#include "harness/report/study_tables.h"
 #include "table_compare.h"
 
 static char *run_tables(int argc, char **argv)

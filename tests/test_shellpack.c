@@ -11,11 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../codecs/shellpack.h"
-#include "../core/channels.h"
-#include "../core/fk.h"
-#include "../generators/clip_library.h"
-#include "../harness/measure.h"
+#include "codecs/shellpack/shellpack.h"
+#include "core/channels.h"
+#include "core/fk.h"
+#include "generators/clip_library.h"
+#include "harness/measure/measure.h"
 #include "row_encode.h"
 
 /* twenty bones in one chain, 240 frames of random motion at every joint */

@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../harness/bdrate.h"
+#include "harness/report/bdrate.h"
 
 /* Half the bytes at every error: the log-rate difference is ln 0.5 over the
  * whole range, BD-rate exactly -50 %. */

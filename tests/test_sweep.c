@@ -21,14 +21,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../codecs/codec.h"
-#include "../harness/provenance.h"
-#include "../codecs/raw_codec.h"
-#include "../harness/commands.h"
-#include "../harness/match.h"
-#include "../harness/results.h"
+#include "codecs/codec.h"
+#include "harness/measure/provenance.h"
+#include "codecs/study/raw_codec.h"
+#include "harness/commands/commands.h"
+#include "harness/measure/match.h"
+#include "harness/sweep/results.h"
 #include "table_compare.h"
-#include "../harness/sweep.h"
+#include "harness/sweep/sweep.h"
 
 static char dir[256];
 static const sweep_options NORMAL = {.force = false}, FORCE = {.force = true};

@@ -8,10 +8,10 @@
 #include <cmocka.h>
 #include <math.h>
 
-#include "../codecs/track_sampler.h"
-#include "../core/pcg32.h"
-#include "../harness/bench_timer.h"
-#include "../harness/timing.h"
+#include "codecs/study/track_sampler.h"
+#include "core/pcg32.h"
+#include "harness/measure/bench_timer.h"
+#include "harness/measure/timing.h"
 
 /* pcg32-demo from the PCG reference distribution, seeded with
  * pcg32_srandom(42, 54), prints these six first outputs. */

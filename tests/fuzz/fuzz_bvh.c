@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../codecs/codec.h"
-#include "../../generators/bvh.h"
-#include "../../harness/measure.h"
+#include "codecs/codec.h"
+#include "generators/bvh.h"
+#include "harness/measure/measure.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

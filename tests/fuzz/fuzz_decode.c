@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../codecs/codec.h"
-#include "../../generators/bvh.h"
-#include "../../generators/study_rig.h"
+#include "codecs/codec.h"
+#include "generators/bvh.h"
+#include "generators/study_rig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

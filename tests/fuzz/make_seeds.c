@@ -7,10 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../codecs/codec.h"
-#include "../../core/channels.h"
-#include "../../generators/bvh.h"
-#include "../../generators/clip_library.h"
+#include "codecs/codec.h"
+#include "core/channels.h"
+#include "generators/bvh.h"
+#include "generators/clip_library.h"
 
 static const char IMPORTED[] =
     "HIERARCHY\nROOT Hips\n{\nOFFSET 0 0 0\nCHANNELS 6 Xposition Yposition Zposition Zrotation Yrotation Xrotation\n"

@@ -1,0 +1,122 @@
+/* An adaptive binary range coder, and a coder of signed integer residuals
+ * on top of it with context modelling: the entropy stage issue 11's codec
+ * needs.  Integer-only on both sides, so a stream decodes bit for bit the
+ * same on every compiler and optimisation level.
+ *
+ * The range coder keeps a 32-bit range and a 64-bit low with carry
+ * propagation through a cached byte (the scheme of LZMA's range coder,
+ * written from its description).  A bit's probability is the mean of two
+ * 15-bit estimates, one moving by 1/16 and one by 1/128 of the distance to
+ * each bit seen: fast to follow a short clip, fine once it has settled.
+ *
+ * The residual coder binarises v as: zero or not; its sign; the class c of
+ * |v| (|v| in [2^c, 2^(c+1)), c = 0..31) in unary, up or down from the
+ * class the context expects; the c bits below |v|'s
+ * leading one, the first adaptively per class, the rest raw (one adaptive
+ * bit measured smaller than two or three, or none, on Bandai clips).  Every
+ * other adaptive bit has its own probability per context, chosen by the
+ * caller from recent residual magnitudes (residual_context).  Raw bits go to
+ * the range coder, or to a plain bit stream beside it (bit_writer), which a
+ * decoder reads with shifts instead of a range division per bit.
+ *
+ * The decoder reads only the bytes it is given: past the end it reads
+ * zeros and says so (rc_decoder.overrun), so a truncated or corrupted
+ * stream gives wrong values or an overrun, never a read out of bounds. */
+#ifndef ANIMBENCH_RANGE_CODER_H
+#define ANIMBENCH_RANGE_CODER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/bytes.h"
+
+#define RC_PROB_BITS 15
+#define RC_SHIFT_MAX 5
+
+/* The probability of a 0 in units of 2^-15, and how many bits it has seen
+ * (up to 2^RC_SHIFT_MAX - 2): the n-th bit moves it by about 1/(n + 2) of
+ * the way, down to 2^-RC_SHIFT_MAX, so a context seen a few times learns
+ * fast and a busy one settles. */
+typedef struct rc_prob {
+    uint16_t p, seen;
+} rc_prob;
+#define RC_PROB_INIT ((rc_prob){1u << (RC_PROB_BITS - 1), 0})
+
+typedef struct rc_encoder {
+    uint64_t low;
+    uint32_t range;
+    uint8_t cache;
+    uint64_t pending; /* the cached byte and the 0xFF bytes behind it, not yet written */
+    byte_buffer *out;
+} rc_encoder;
+
+typedef struct rc_decoder {
+    const uint8_t *data;
+    size_t size, pos;
+    uint32_t code, range;
+    bool overrun; /* a byte past the end was needed */
+} rc_decoder;
+
+void rc_encoder_init(rc_encoder *e, byte_buffer *out);
+void rc_encode_bit(rc_encoder *e, rc_prob *prob, int bit);
+/* The low `bits` bits of value (bits 0..32), each at probability 1/2. */
+void rc_encode_raw(rc_encoder *e, uint32_t value, int bits);
+/* Writes what is pending; the stream is complete after it. */
+void rc_encoder_finish(rc_encoder *e);
+
+void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size);
+int rc_decode_bit(rc_decoder *d, rc_prob *prob);
+uint32_t rc_decode_raw(rc_decoder *d, int bits);
+
+#define RESIDUAL_CONTEXTS 16
+#define RESIDUAL_CLASSES 32
+
+typedef struct residual_model {
+    rc_prob nonzero[RESIDUAL_CONTEXTS], negative[RESIDUAL_CONTEXTS], at_least[RESIDUAL_CONTEXTS];
+    rc_prob cls[RESIDUAL_CONTEXTS][RESIDUAL_CLASSES];
+    rc_prob top[RESIDUAL_CLASSES]; /* the bit below the leading one */
+} residual_model;
+
+/* Raw bits beside a range-coded stream: the low n bits of each value, most
+ * significant first, packed into bytes from their top bit down. */
+typedef struct bit_writer {
+    byte_buffer *out;
+    uint64_t acc;
+    int count; /* bits in acc */
+} bit_writer;
+void bit_writer_init(bit_writer *w, byte_buffer *out);
+void bit_put(bit_writer *w, uint32_t value, int n); /* n = 0..32 */
+void bit_writer_finish(bit_writer *w);              /* pads the last byte with zeros */
+
+typedef struct bit_reader {
+    const uint8_t *data;
+    size_t size, pos;
+    uint64_t acc;
+    int count;
+    bool overrun; /* a bit past the end was needed */
+} bit_reader;
+void bit_reader_init(bit_reader *r, const uint8_t *data, size_t size);
+uint32_t bit_get(bit_reader *r, int n); /* n = 0..32; zeros past the end */
+
+void residual_model_init(residual_model *m);
+/* A context from a recent magnitude (say, the larger of the last two
+ * |residuals|): its bit length, capped at RESIDUAL_CONTEXTS - 1. */
+int residual_context(uint32_t magnitude);
+/* raw: where the raw bits go, or NULL for the range coder itself. */
+void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx, int32_t v);
+int32_t residual_decode(rc_decoder *d, bit_reader *raw, residual_model *m, int ctx);
+
+/* What coding costs, for an encoder choosing between representations: the
+ * adaptive models step exactly as when coding, and each bit adds its ideal
+ * length -log2 p, in 1/256 bit (RC_COST_SCALE).  A table is per encoder, so
+ * threads share nothing. */
+#define RC_COST_SCALE 256
+typedef struct rc_cost_table {
+    uint32_t zero[1u << (RC_PROB_BITS - 4)]; /* cost of a 0 at probability p >> 4 (of a 0) */
+} rc_cost_table;
+void rc_cost_table_init(rc_cost_table *t);
+uint32_t rc_bit_cost(const rc_cost_table *t, rc_prob *prob, int bit);
+uint32_t residual_cost(const rc_cost_table *t, residual_model *m, int ctx, int32_t v);
+
+#endif

@@ -1,8 +1,0 @@
-#ifndef ANIMBENCH_RAW_CODEC_H
-#define ANIMBENCH_RAW_CODEC_H
-
-#include "codec.h"
-
-extern const codec_ops RAW_CODEC_OPS;
-
-#endif

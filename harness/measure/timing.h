@@ -1,0 +1,65 @@
+/* Decode timings: what a pose costs to decode from each codec's bytes.
+ *
+ * Patterns of sample times, in frames:
+ *   study       4096 times, time i = (i * 0.7) mod (N - 1.001), as the study
+ *   sequential  forward playback at the clip's rate: 0, 1, 2, ... N-1, again
+ *   random      4096 uniform times in [0, N - 1] from PCG32 (seed 2026, 11)
+ * and the whole-clip decode (the codec's decoder on the whole stream).
+ *
+ * After the timed runs, outside the timed span, every pose of the pattern is
+ * decoded again and checked against the codec's full decode: exactly (1e-9)
+ * at frame times; between frames, within the range of the four decoded
+ * frames around it widened by that range (cubic curves overshoot; scales
+ * of codecs that compose them down the chain, 0.1 % more; codecs that
+ * interpolate in float32, 8 float ulps more), and
+ * rotations of unit length.  A codec whose sampler disagrees with its own
+ * decoder gets an error, not a figure. */
+#ifndef ANIMBENCH_TIMING_H
+#define ANIMBENCH_TIMING_H
+
+#include <cjson/cJSON.h>
+#include <stdio.h>
+
+#include "codecs/codec.h"
+#include "harness/measure/bench_timer.h"
+#include "harness/measure/measure.h"
+
+#define STUDY_TIME_COUNT 4096
+
+typedef enum time_pattern { PATTERN_STUDY, PATTERN_SEQUENTIAL, PATTERN_RANDOM, PATTERN_COUNT } time_pattern;
+extern const char *const PATTERN_NAMES[PATTERN_COUNT];
+
+/* Fills count times for a clip of `frames` frames; count must be a power of 2. */
+void pattern_times(time_pattern p, int frames, double *times, int count);
+
+typedef struct codec_timings {
+    timer_result pattern[PATTERN_COUNT]; /* ns per pose */
+    timer_result whole_clip;             /* ns per whole-clip decode */
+    timer_result encode;                 /* ns per encode of the whole clip */
+    double ns_per_joint_sample;          /* whole_clip median / (frames * bones) */
+    int frames, bones;
+} codec_timings;
+
+/* Encodes, then times every pattern and the whole-clip decode.  Returns 0,
+ * or -1 with a message (encode or decode failed, or the check failed). */
+int time_codec(const measured_clip *clip, const codec *c, const codec_params *p, const timer_config *tc,
+               codec_timings *out, char *err, size_t err_size);
+
+/* The ceilings every figure is read against, on the clip's raw frames:
+ * copying one raw pose (10 floats per bone), and lerping two raw frames in
+ * the best loop we can write (float, restrict, vectorisable). */
+int time_ceilings(const measured_clip *clip, const timer_config *tc, timer_result *copy, timer_result *lerp,
+                  char *err, size_t err_size);
+
+cJSON *timer_result_json(const timer_result *r, const char *unit);
+
+/* The study's two decode tables, in its layout, from our decoders. */
+typedef struct study_timing_input {
+    const measured_clip *walk;
+    double tol_mm, lever_m;
+    timer_config timer;
+} study_timing_input;
+int study_timings_print_decode(FILE *out, const study_timing_input *in, char *err, size_t err_size);
+int study_timings_print_playback(FILE *out, const study_timing_input *in, char *err, size_t err_size);
+
+#endif
