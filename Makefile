@@ -47,7 +47,7 @@ TEST_SRC = $(wildcard tests/test_*.c)
 TEST_BIN = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 TEST_HELPERS = $(BUILD)/tests/table_compare.o $(BUILD)/tests/channel_oracle.o $(BUILD)/tests/row_encode.o
 
-.PHONY: all check test test-asan test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus shellpack keys scale cluster-speedup deps clean
+.PHONY: all check test test-asan results-check test-without-acl determinism fuzz fuzz-lib fuzz-targets fuzz-seeds corpus shellpack keys scale cluster-speedup deps clean
 .SECONDARY:
 all: $(BIN)
 
@@ -77,7 +77,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" tests/layers.sh
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" tests/layers.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
@@ -127,6 +127,7 @@ check: export CHECK_SUMMARY = $(CURDIR)/build/check-summary.txt
 check: deps
 	@mkdir -p build && rm -f build/check-summary.txt
 	@$(MAKE) --no-print-directory WERROR=-Werror test
+	@$(MAKE) --no-print-directory results-check
 	@$(MAKE) --no-print-directory test-asan
 	@tests/cache_keys.sh
 	@$(MAKE) --no-print-directory determinism
@@ -135,6 +136,14 @@ check: deps
 	@tests/bvh_1gb.sh $(BIN)
 	@tests/slurm.sh $(BIN)
 	@awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt
+
+# Every committed results file measured by this code version (or on the allow-list, with its reason):
+# a results file by its points, any other file by its entry in results/manifest.json.
+RESULTS_FILES = $(shell git ls-files results 2>/dev/null || find results -type f)
+results-check: $(BIN)
+	@$(BIN) results-check --allow results/stale_allowed.txt $(RESULTS_FILES) > build/results-check.txt; rc=$$?; \
+	  grep -v '^current ' build/results-check.txt; \
+	  [ -z "$${CHECK_SUMMARY:-}" ] || tail -n 1 build/results-check.txt >> "$$CHECK_SUMMARY"; exit $$rc
 
 clean:
 	rm -rf build build-* bin

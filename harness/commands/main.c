@@ -25,6 +25,7 @@ static int usage(FILE *out)
             "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n"
             "  summary FILE.json --baseline CODEC [--out FILE.md]       a corpus: bytes at equal error, BD-rate\n"
             "  table FILE.json [--format md|latex|csv] [--columns a,b] [--by clip|codec]  a paper's table\n"
+            "  results-check [--allow FILE] FILE...                     results measured by another code version\n"
             "animbench COMMAND --help shows a command's options.\n");
     return out == stderr ? 2 : 0;
 }
@@ -86,6 +87,8 @@ int main(int argc, char **argv)
         return cmd_summary(argc - 2, argv + 2);
     if (strcmp(argv[1], "table") == 0)
         return cmd_table(argc - 2, argv + 2);
+    if (strcmp(argv[1], "results-check") == 0)
+        return cmd_results_check(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);
