@@ -1,6 +1,7 @@
 # Bytes at equal error across a corpus: for each codec, one dot per clip at
 # its bytes relative to the baseline's at the same target, log scale, the
-# median marked by a bar; one figure per question.  Codecs and questions come
+# median marked by a bar and written above the clip with the largest ratio; one figure per question,
+# each codec in its colour (plots/codec_styles.tsv).  Codecs and questions come
 # from the data (animbench summary --tsv).
 # usage: gnuplot -c plots/corpus_ratio.gp RATIOS.tsv OUTDIR NAME "question" "codecs" BASELINE CLIPS
 tsv = ARG1
@@ -11,6 +12,7 @@ codecs = ARG5
 baseline = ARG6
 clips = ARG7
 never = ARGC >= 8 ? ARG8 : ""  # codecs that reach the target on no clip
+load "plots/styles.gp"
 if (strlen(never) > 0) { set label 1 sprintf("reach it on no clip: %s", never) at graph 0.01, graph 0.97 font ",9" noenhanced }
 set datafile separator "\t"
 set datafile missing "-"
@@ -33,11 +35,11 @@ do for [i=1:words(codecs)] {
   stats tsv using (sel(word(codecs, i)) && valid(4) ? $4 : NaN) nooutput
   if (exists("STATS_records") && STATS_records > 0) {
     set arrow (10 + i) from i - 0.35, first STATS_median to i + 0.35, first STATS_median nohead lw 3 lc rgb "black" front
-    set label (10 + i) sprintf("%.2fx", STATS_median) at i + 0.37, first STATS_median font ",9" front
+    set label (10 + i) sprintf("%.2fx", STATS_median) at i, first STATS_max * 1.35 center font ",9" front
   }
 }
 do for [fmt in "png svg"] {
   if (fmt eq "png") { set terminal pngcairo size 1000,600 font "sans,11" } else { set terminal svg size 1000,600 font "sans,11" }
   set output sprintf("%s/%s.%s", out, name, fmt)
-  plot for [i=1:words(codecs)] tsv using (sel(word(codecs, i)) && $5 == 1 ? jitter(i) : NaN):4 with points pt 7 ps 0.5 lc i notitle
+  plot for [i=1:words(codecs)] tsv using (sel(word(codecs, i)) && $5 == 1 ? jitter(i) : NaN):4 with points pt 7 ps 0.5 lc rgb colour_of(i) notitle
 }

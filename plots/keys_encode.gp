@@ -4,6 +4,7 @@
 tsv = ARG1
 out = ARG2
 codecs = ARG3
+load "plots/styles.gp"
 set datafile separator "\t"
 rows(codec) = sprintf("< awk -F'\t' '$1 == \"random\" && $3 == \"%s\"' '%s'", codec, tsv)
 set logscale xy
@@ -17,6 +18,6 @@ do for [fmt in "png svg"] {
   set xlabel "frames (31 bones, 120 Hz)"
   set ylabel "encode time at 1 mm, s (median of 3, log)"
   set title "encoder time against clip length (random clips; a slope of 1 is linear, 2 quadratic)" noenhanced
-  plot for [i=1:words(codecs)] rows(word(codecs, i)) using 2:4 with linespoints lw 2 pt (i % 13 + 1) lc i \
+  plot for [i=1:words(codecs)] rows(word(codecs, i)) using 2:4 with linespoints lw 2 dt dash_of(i) pt point_of(i) ps size_of(i) lc rgb colour_of(i) \
     title word(codecs, i)
 }

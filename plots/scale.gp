@@ -4,6 +4,7 @@
 tsv = ARG1
 out = ARG2
 codecs = ARG3
+load "plots/styles.gp"
 set datafile separator "\t"
 # one series' and codec's rows alone, so that its points join into a line
 rows(series, codec) = sprintf("< awk -F'\t' '$1 == \"%s\" && $3 == \"%s\"' '%s'", series, codec, tsv)
@@ -22,7 +23,7 @@ do for [series in "frames bones"] {
       set ylabel sprintf("%s time of the whole clip, ms (median of 3, log)", what)
       set title sprintf("%s time against %s (random clips; a slope of 1 is linear)", what, series) noenhanced
       plot for [i=1:words(codecs)] rows(series, word(codecs, i)) using 2:(column(col) / 1e6) \
-        with linespoints lw 2 pt (i % 13 + 1) lc i title word(codecs, i)
+        with linespoints lw 2 dt dash_of(i) pt point_of(i) ps size_of(i) lc rgb colour_of(i) title word(codecs, i)
     }
   }
 }

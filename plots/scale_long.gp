@@ -4,6 +4,7 @@
 tsv = ARG1
 out = ARG2
 codecs = ARG3
+load "plots/styles.gp"
 set datafile separator "\t"
 # one codec's rows alone, so that its points join into a line
 rows(codec) = sprintf("< awk -F'\t' '$2 == \"%s\"' '%s'", codec, tsv)
@@ -21,12 +22,12 @@ do for [what in "encode memory"] {
       set ylabel "encode time, s (log)"
       set title "encode time of long clips (animbench encode; a slope of 1 is linear)" noenhanced
       plot for [i=1:words(codecs)] rows(word(codecs, i)) using 1:3 \
-        with linespoints lw 2 pt (i % 13 + 1) lc i title word(codecs, i)
+        with linespoints lw 2 dt dash_of(i) pt point_of(i) ps size_of(i) lc rgb colour_of(i) title word(codecs, i)
     } else {
       set ylabel "peak RSS / the clip's own size (log)"
       set title "peak memory of animbench encode against the clip's 80 bytes per joint-sample" noenhanced
       plot for [i=1:words(codecs)] rows(word(codecs, i)) using 1:($4 / $5) \
-        with linespoints lw 2 pt (i % 13 + 1) lc i title word(codecs, i)
+        with linespoints lw 2 dt dash_of(i) pt point_of(i) ps size_of(i) lc rgb colour_of(i) title word(codecs, i)
     }
   }
 }

@@ -5,15 +5,62 @@ set -euo pipefail
 base=${1%.json}
 out=$(dirname "$1")/figures
 mkdir -p "$out"
+# Each figure is drawn from a table that the results file may or may not have (a sweep without
+# targets has no equal-error chart): a missing table is expected and says nothing.
 draw() { # script table [args...]
-  if [ -f "$2" ]; then local s=$1 t=$2; shift 2; gnuplot -c "plots/$s.gp" "$t" "$out" "$@"; echo "figures: $s <- $t" >&2
-  else echo "figures: $2 not found, $1 skipped" >&2; fi
+  if [ -f "$2" ]; then local s=$1 t=$2; shift 2; gnuplot -c "plots/$s.gp" "$t" "$out" "$@"; echo "figures: $s <- $t" >&2; fi
+}
+# A dot chart (plots/dots.gp) from lines "codec<TAB>series<TAB>value<TAB>lo<TAB>hi" on stdin: rows in
+# the order of plots/codec_styles.tsv, a header row per family, the codec's colour.
+# usage: dots NAME "series names" "title" "x label" "note" [reference x]
+dots() {
+  local name=$1 series=$2 title=$3 xlabel=$4 note=$5 ref=${6:-0} tmp codecs
+  tmp=$(mktemp -d)
+  cat > "$tmp/in.tsv"
+  [ -s "$tmp/in.tsv" ] || { rm -rf "$tmp"; return 0; }
+  codecs=$(awk -F'\t' '!seen[$1]++ {printf "%s ", $1}' "$tmp/in.tsv")
+  codecs=$(scripts/codec_style.sh --order $codecs)
+  # shellcheck disable=SC2086
+  scripts/codec_style.sh $codecs | paste -d ' ' <(printf '%s\n' $codecs) - > "$tmp/styles"
+  awk -F'\t' -v stylefile="$tmp/styles" -v layout="$tmp/layout.gp" -v series="$series" -v title="$title" \
+      -v xlabel="$xlabel" -v note="$note" -v ref="$ref" '
+    function hex(h,   i, v) { v = 0; h = tolower(substr(h, 2)); for (i = 1; i <= 6; i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
+    function q(t) { gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t); return "\"" t "\"" }
+    BEGIN {
+      while ((getline line < stylefile) > 0) {
+        nf = split(line, f, " "); c = f[1]; colour[c] = hex(f[2]); fam = f[6]; for (i = 7; i <= nf; i++) fam = fam " " f[i]
+        family[c] = fam; order[++n] = c
+      }
+      row = 0; tics = ""
+      for (k = 1; k <= n; k++) {
+        c = order[k]
+        if (family[c] != last) { row++; tics = tics (tics == "" ? "" : ", ") q(family[c] ":") " " row; last = family[c] }
+        row++; at[c] = row; tics = tics ", " q("  " c) " " row
+      }
+      # the note, wrapped at "; " into lines of at most 150 characters
+      m = split(note, part, "; "); text = ""; len = 0; lines = note == "" ? 0 : 1
+      for (i = 1; i <= m; i++) {
+        piece = part[i] (i < m ? ";" : "")
+        if (len > 0 && len + length(piece) + 1 > 150) { text = text "\n"; len = 0; lines++ }
+        else if (len > 0) { text = text " "; len++ }
+        text = text piece; len += length(piece)
+      }
+      qt = q(text); gsub(/\n/, "\\n", qt)
+      printf "series = %s\ntitle_text = %s\nxlabel_text = %s\nnote_text = %s\nnote_lines = %d\nrows = %d\nref_x = %s\n", \
+        q(series), q(title), q(xlabel), qt, lines, row, ref + 0 > layout
+      printf "label_width = 22\nset ytics (%s)\n", tics > layout
+    }
+    { lo = $4 == "" || $4 == "-" ? $3 : $4; hi = $5 == "" || $5 == "-" ? $3 : $5
+      printf "%d\t%s\t%d\t%s\t%s\t%s\t%d\n", at[$1], $1, $2, $3, lo, hi, colour[$1] }' "$tmp/in.tsv" > "$tmp/data.tsv"
+  gnuplot -c plots/dots.gp "$tmp/data.tsv" "$tmp/layout.gp" "$out/$name" && echo "figures: dots -> $out/$name" >&2
+  rm -rf "$tmp"
 }
 # a corpus summary's per-clip ratios (make corpus): one figure per question
 if [ -f "${base}_ratios.tsv" ]; then
   baseline=$(sed -n '1s/.*relative to \([^,]*\), one row.*/\1/p' "${base}_ratios.tsv")
   awk -F'\t' 'NR > 2 && !seen[$1]++ {print $1}' "${base}_ratios.tsv" | while IFS= read -r question; do
     codecs=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && $4 != "-" && !seen[$2]++ {printf "%s ", $2}' "${base}_ratios.tsv")
+    codecs=$(scripts/codec_style.sh --order $codecs)
     never=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q { all[$2] = 1; if ($4 != "-") ok[$2] = 1 }
                 END { for (c in all) if (!(c in ok)) printf "%s ", c }' "${base}_ratios.tsv")
     nclips=$(awk -F'\t' -v q="$question" 'NR > 2 && $1 == q && !seen[$3]++ {n++} END {print n + 0}' "${base}_ratios.tsv")
@@ -22,13 +69,19 @@ if [ -f "${base}_ratios.tsv" ]; then
   done
 fi
 if [ -f "${base}_timings.tsv" ]; then
-  # a results file with timings (make bench); its clips from the header's column groups
+  # a results file with timings (make bench): one row per codec, one marker per clip, whiskers min to max
   tclips=$(sed -n '2s/^# codec//p' "${base}_timings.tsv" | tr '\t' '\n' | sed -n 's/_median$//p' | tr '\n' ' ')
-  draw decode_cost "${base}_timings.tsv" "$tclips"
+  awk -F'\t' 'NR > 2 { c = $1; gsub(/"/, "", c); if (c ~ /^ceiling: /) { sub(/^ceiling: /, "ceiling-", c); gsub(/ /, "-", c) }
+                       for (k = 0; 3 * k + 4 <= NF; k++) if ($(3 * k + 2) != "-") printf "%s\t%d\t%s\t%s\t%s\n", c, k + 1, $(3 * k + 2), $(3 * k + 3), $(3 * k + 4) }' \
+    "${base}_timings.tsv" |
+    dots decode_cost "$tclips" "Decode cost of one pose from each codec's bytes, random times (median; whiskers: min to max of the runs)" \
+      "ns per pose (log)" "ceilings: copying one raw pose, and lerping two raw frames into floats in the best loop we can write; nothing is decoded"
 else
   # clips and codecs from the data; the error scale from the swept curves of self-contained codecs
   clips=$(awk -F'\t' 'NR > 2 && !seen[$1]++ {printf "%s ", $1}' "$base.tsv" 2>/dev/null)
   codecs=$(awk -F'\t' 'NR > 2 && $37 == "-" && !seen[$2]++ {printf "%s ", $2}' "$base.tsv" 2>/dev/null)
+  # shellcheck disable=SC2086
+  codecs=$(scripts/codec_style.sh --order $codecs)
   cap=$(awk -F'\t' 'NR > 2 && $37 == "-" && $18 == 1 && $35 != "-" && $12 != "-" && $12 + 0 > m + 0 {m = $12 + 0}
                     END {print (m > 0 ? 2 * m : 1000)}' "$base.tsv" 2>/dev/null)
   layouts=$(awk -F'\t' 'NR > 2 && $37 == "-" && $18 == 0 && $15 != "-" && !seen[$2]++ {printf "%s ", $2}' "$base.tsv")
@@ -42,35 +95,29 @@ else
   # the study's techniques chart, for a file that measured at least four of them at 1 mm
   techniques=$(awk -F'\t' 'NR > 2 && $2 != "-" && $2 != "" {n++} END {print n + 0}' "${base}_techniques.tsv" 2>/dev/null)
   if [ "$nclips" -le 12 ] && [ "${techniques:-0}" -ge 4 ]; then
-    draw techniques "${base}_techniques.tsv" "$(basename "$base")_techniques" "$clips"
+    # rows: "N name"; per clip three columns (bytes per s, gzip bytes per s, max mm)
+    awk -F'\t' 'NR > 2 { c = $1; gsub(/"/, "", c); sub(/^[0-9]+ /, "", c)
+                         for (k = 0; 3 * k + 2 <= NF; k++) if ($(3 * k + 2) != "-") printf "%s\t%d\t%s\t-\t-\n", c, k + 1, $(3 * k + 2) }' \
+      "${base}_techniques.tsv" |
+      dots "$(basename "$base")_techniques" "$clips" "The study's techniques at a 1 mm tolerance: bytes per second of clip" \
+        "bytes per second of clip (log)" "the study's techniques 6 and 7 again in the self-contained layout (-sc), whose bytes decode alone"
   fi
   # every equal-error question in the file (a sweep's "targets"): one chart each
   [ "$nclips" -le 12 ] && awk -F'\t' 'NR > 2 && $37 != "-" && !seen[$37 "\t" $38]++ {print $37 "\t" $38}' "$base.tsv" |
   while IFS=$'\t' read -r metric target; do
-    matrix=$(mktemp)
-    # rows: codecs; columns: clips; bytes per second where the target was met
+    # bytes per second where the target was met; how close the others got, in the note
+    miss=$(awk -F'\t' -v m="$metric" -v t="$target" '
+      NR > 2 && $37 == m && $38 == t && $39 != 1 { f = $41 + 0
+        if (!(($2) in n)) { order[++k] = $2; lo[$2] = f; hi[$2] = f }
+        n[$2]++; if (f < lo[$2]) lo[$2] = f; if (f > hi[$2]) hi[$2] = f }
+      END { for (i = 1; i <= k; i++) { c = order[i]
+              printf "%s%s on %d clip%s (at best %.3g%s mm)", (i > 1 ? "; " : ""), c, n[c], (n[c] > 1 ? "s" : ""), lo[c], (hi[c] > lo[c] ? sprintf(" to %.3g", hi[c]) : "") } }' "$base.tsv")
     awk -F'\t' -v m="$metric" -v t="$target" -v clips="$clips" '
-      NR > 2 && $37 == m && $38 == t {
-        if (!($2 in row)) { order[++n] = $2; row[$2] = 1 }
-        v[$2 "\t" $1] = $39 == 1 ? $8 : "-"
-        if ($39 != 1) { f = $41 + 0
-          if (!nmiss[$2]++) { lo[$2] = f; hi[$2] = f } else { if (f < lo[$2]) lo[$2] = f; if (f > hi[$2]) hi[$2] = f } }
-      }
-      END {
-        k = split(clips, c, " ")
-        for (i = 1; i <= n; i++) {
-          printf "%s", order[i]
-          for (j = 1; j <= k; j++) { x = v[order[i] "\t" c[j]]; printf "\t%s", x == "" ? "-" : x }
-          printf "\n"
-        }
-        for (i = 1; i <= n; i++) if (order[i] in nmiss)
-          miss = miss sprintf("%s%s on %d clip%s (at best %.3g to %.3g mm)", miss == "" ? "" : "\n  ", order[i],
-                              nmiss[order[i]], nmiss[order[i]] > 1 ? "s" : "", lo[order[i]], hi[order[i]])
-        print miss > "/dev/stderr"
-      }' "$base.tsv" >"$matrix" 2>"$matrix.miss"
-    draw equal_error "$matrix" "$(basename "$base")_equal_error_${metric}_${target}" "$clips" \
-      "$metric <= $target mm" "$(cat "$matrix.miss")"
-    rm -f "$matrix" "$matrix.miss"
+      BEGIN { k = split(clips, c, " "); for (j = 1; j <= k; j++) idx[c[j]] = j }
+      NR > 2 && $37 == m && $38 == t && $39 == 1 { printf "%s\t%d\t%s\t-\t-\n", $2, idx[$1], $8 }' "$base.tsv" |
+      dots "$(basename "$base")_equal_error_${metric}_${target}" "$clips" \
+        "Smallest stream whose clip, decoded from its bytes, meets $metric <= $target mm" "bytes per second of clip (log)" \
+        "${miss:+cannot reach it: $miss}"
   done
   draw jump_keys "${base}_keys.tsv"
 fi
