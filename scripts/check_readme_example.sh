@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
-# The README's "Adding a codec" example, as written, builds and measures:
-# its file is byte for byte codecs/example/every_nth.c, its registry row is in
-# codecs/registry.c, and the built binary measures it on a clip.
+# The "Adding a codec" example, as written, builds and measures: the file in
+# docs/adding-a-codec.md is byte for byte codecs/example/every_nth.c, its registry
+# row there and in README is in codecs/registry.c, and the built binary measures it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
 fail=0
-extract() { # marker -> the fenced block after it
-  awk -v m="<!-- example: $1 -->" '$0 == m {on=1; next} on && /^```/ {if (inside) exit; inside=1; next} on && inside {print}' README.md
+extract() { # file marker -> the fenced block after the marker
+  awk -v m="<!-- example: $2 -->" '$0 == m {on=1; next} on && /^```/ {if (inside) exit; inside=1; next} on && inside {print}' "$1"
 }
 tmp=$(mktemp -d)
-extract "codecs/example/every_nth.c" > "$tmp/every_nth.c"
-extract "registry row" > "$tmp/row.c"
+extract docs/adding-a-codec.md "codecs/example/every_nth.c" > "$tmp/every_nth.c"
+{ extract docs/adding-a-codec.md "registry row"; extract README.md "registry row"; } > "$tmp/row.c"
+[ -n "$(extract README.md "registry row")" ] || { echo "readme example: README has no registry row"; fail=1; }
 if [ ! -s "$tmp/every_nth.c" ] || ! cmp -s "$tmp/every_nth.c" codecs/example/every_nth.c; then
-  echo "readme example: the README's every_nth.c differs from codecs/example/every_nth.c"; diff "$tmp/every_nth.c" codecs/example/every_nth.c | head; fail=1
+  echo "readme example: docs/adding-a-codec.md's every_nth.c differs from codecs/example/every_nth.c"; diff "$tmp/every_nth.c" codecs/example/every_nth.c | head; fail=1
 fi
 while IFS= read -r line; do
   [ -z "$line" ] && continue

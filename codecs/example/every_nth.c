@@ -1,6 +1,6 @@
 /* every-nth: keeps frames 0, N, 2N, ... and the last one, as float32, and
  * rebuilds the others by linear interpolation (rotations: the shorter way
- * round, renormalised).  The example codec of README's "Adding a codec".
+ * round, renormalised).  The example codec of docs/adding-a-codec.md.
  *
  * Bytes: "EN01", u32 frame count, u32 N, f32 fps; then per kept frame, per
  * bone, position (3), rotation (4) and scale (3) as float32. */
