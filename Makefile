@@ -150,7 +150,7 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables sweep bench acl-compare
+.PHONY: tables sweep bench runtime acl-compare
 tables: $(BIN)
 	$(BIN) tables
 
@@ -175,16 +175,21 @@ sweep: deps $(BIN)
 	else scripts/mark_stale.sh results/captures "$(ANIMBENCH_DATA)/bvh"; fi
 	@$(MAKE) --no-print-directory bench
 
-# Decode timings of every codec on the three clips: results/bench.json, .tsv and a figure.
-# Benchmarks, not tests: run on an idle machine.  The timed thread is pinned to the last CPU
-# (BENCH_PIN=-1 to leave it free); ANIMBENCH_BENCH_FLAGS adds options (--runs 21, say).
+# What a game pays to play each row's bytes (scripts/bench.sh): every row on the study's clips, the
+# real-data rows on the four captures, and a crowd over the Bandai corpus: results/bench*.json,
+# their _timings.tsv and the figures decode_*.  Benchmarks, not tests: run on an idle machine.  The
+# timed thread is pinned to the last CPU (BENCH_PIN=-1 to leave it free); ANIMBENCH_BENCH_FLAGS adds
+# options (--runs 21, say).
 BENCH_PIN ?= $(shell echo $$(( $$(nproc) - 1 )))
 BENCH_PIN_FLAG = $(if $(filter -1,$(BENCH_PIN)),,--pin $(BENCH_PIN))
 bench: deps $(BIN)
-	@mkdir -p results
-	@echo "== decode timings -> results/bench.json" >&2
-	@$(BIN) bench --clips walk,jump,mocap --json results/bench.json $(BENCH_PIN_FLAG) $(ANIMBENCH_BENCH_FLAGS)
-	@scripts/figures.sh results/bench.json
+	@BENCH_PIN=$(BENCH_PIN) scripts/bench.sh $(BIN)
+
+# What a runtime pays at equal measured error (scripts/runtime.sh): every runtime row at its smallest
+# stream within 1 mm and 0.1 mm of shell distance on the study's clips, the captures and the Bandai
+# corpus; playback, seek, first pose, a crowd with cold caches, held memory: results/runtime*.
+runtime: deps $(BIN)
+	@scripts/runtime.sh $(BIN)
 
 # The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
 # 0.1 mm and 1 mm of shell error, with curves for BD-rates: results/corpus.json and

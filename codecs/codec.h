@@ -93,7 +93,12 @@ enum codec_flags {
     CODEC_COMPOSED_SCALE = 1 << 4,
     /* interpolates in float32 (ACL): between frames a value may leave the range of the frames
      * around it by float rounding, a few units in the last place */
-    CODEC_FLOAT_DECODE = 1 << 5
+    CODEC_FLOAT_DECODE = 1 << 5,
+    /* its sampler holds more than its stream plus a small context (harness/measure/runtime.h): it
+     * decodes or expands the stream when it is created.  Declared so that `list` can say it;
+     * measured by `run` and `bench`, and tests/test_runtime.c holds every row's declaration to
+     * the measurement on the study's clips */
+    CODEC_DECODES_AHEAD = 1 << 6
 };
 
 struct codec;

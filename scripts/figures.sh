@@ -10,8 +10,9 @@ mkdir -p "$out"
 draw() { # script table [args...]
   if [ -f "$2" ]; then local s=$1 t=$2; shift 2; gnuplot -c "plots/$s.gp" "$t" "$out" "$@"; echo "figures: $s <- $t" >&2; fi
 }
-# A dot chart (plots/dots.gp) from lines "codec<TAB>series<TAB>value<TAB>lo<TAB>hi" on stdin: rows in
-# the order of plots/codec_styles.tsv, a header row per family, the codec's colour.
+# A dot chart (plots/dots.gp) from lines "codec<TAB>series<TAB>value<TAB>lo<TAB>hi[<TAB>note]" on stdin:
+# rows in the order of plots/codec_styles.tsv, a header row per family, the codec's colour; a note
+# (the first a codec's lines give) is written after its name.
 # usage: dots NAME "series names" "title" "x label" "note" [reference x]
 dots() {
   local name=$1 series=$2 title=$3 xlabel=$4 note=$5 ref=${6:-0} tmp codecs
@@ -19,10 +20,11 @@ dots() {
   cat > "$tmp/in.tsv"
   [ -s "$tmp/in.tsv" ] || { rm -rf "$tmp"; return 0; }
   codecs=$(awk -F'\t' '!seen[$1]++ {printf "%s ", $1}' "$tmp/in.tsv")
+  awk -F'\t' '$6 != "" && !seen[$1]++ {print $1 "\t" $6}' "$tmp/in.tsv" > "$tmp/notes"
   codecs=$(scripts/codec_style.sh --order $codecs)
   # shellcheck disable=SC2086
   scripts/codec_style.sh $codecs | paste -d ' ' <(printf '%s\n' $codecs) - > "$tmp/styles"
-  awk -F'\t' -v stylefile="$tmp/styles" -v layout="$tmp/layout.gp" -v series="$series" -v title="$title" \
+  awk -F'\t' -v stylefile="$tmp/styles" -v notefile="$tmp/notes" -v layout="$tmp/layout.gp" -v series="$series" -v title="$title" \
       -v xlabel="$xlabel" -v note="$note" -v ref="$ref" '
     function hex(h,   i, v) { v = 0; h = tolower(substr(h, 2)); for (i = 1; i <= 6; i++) v = v * 16 + index("0123456789abcdef", substr(h, i, 1)) - 1; return v }
     function q(t) { gsub(/\\/, "\\\\", t); gsub(/"/, "\\\"", t); return "\"" t "\"" }
@@ -31,11 +33,13 @@ dots() {
         nf = split(line, f, " "); c = f[1]; colour[c] = hex(f[2]); fam = f[6]; for (i = 7; i <= nf; i++) fam = fam " " f[i]
         family[c] = fam; order[++n] = c
       }
+      while ((getline line < notefile) > 0) { split(line, f, "\t"); note_of[f[1]] = f[2] }
       row = 0; tics = ""
       for (k = 1; k <= n; k++) {
         c = order[k]
         if (family[c] != last) { row++; tics = tics (tics == "" ? "" : ", ") q(family[c] ":") " " row; last = family[c] }
-        row++; at[c] = row; tics = tics ", " q("  " c) " " row
+        label = "  " c (c in note_of ? " " note_of[c] : ""); if (length(label) > widest) widest = length(label)
+        row++; at[c] = row; tics = tics ", " q(label) " " row
       }
       # the note, wrapped at "; " into lines of at most 150 characters
       m = split(note, part, "; "); text = ""; len = 0; lines = note == "" ? 0 : 1
@@ -48,7 +52,7 @@ dots() {
       qt = q(text); gsub(/\n/, "\\n", qt)
       printf "series = %s\ntitle_text = %s\nxlabel_text = %s\nnote_text = %s\nnote_lines = %d\nrows = %d\nref_x = %s\n", \
         q(series), q(title), q(xlabel), qt, lines, row, ref + 0 > layout
-      printf "label_width = 22\nset ytics (%s)\n", tics > layout
+      printf "label_width = %d\nset ytics (%s)\n", int(widest * 0.72) + 3, tics > layout
     }
     { lo = $4 == "" || $4 == "-" ? $3 : $4; hi = $5 == "" || $5 == "-" ? $3 : $5
       printf "%d\t%s\t%d\t%s\t%s\t%s\t%d\n", at[$1], $1, $2, $3, lo, hi, colour[$1] }' "$tmp/in.tsv" > "$tmp/data.tsv"
@@ -69,13 +73,41 @@ if [ -f "${base}_ratios.tsv" ]; then
   done
 fi
 if [ -f "${base}_timings.tsv" ]; then
-  # a results file with timings (make bench): one row per codec, one marker per clip, whiskers min to max
-  tclips=$(sed -n '2s/^# codec//p' "${base}_timings.tsv" | tr '\t' '\n' | sed -n 's/_median$//p' | tr '\n' ' ')
-  awk -F'\t' 'NR > 2 { c = $1; gsub(/"/, "", c); if (c ~ /^ceiling: /) { sub(/^ceiling: /, "ceiling-", c); gsub(/ /, "-", c) }
-                       for (k = 0; 3 * k + 4 <= NF; k++) if ($(3 * k + 2) != "-") printf "%s\t%d\t%s\t%s\t%s\n", c, k + 1, $(3 * k + 2), $(3 * k + 3), $(3 * k + 4) }' \
-    "${base}_timings.tsv" |
-    dots decode_cost "$tclips" "Decode cost of one pose from each codec's bytes, random times (median; whiskers: min to max of the runs)" \
-      "ns per pose (log)" "ceilings: copying one raw pose, and lerping two raw frames into floats in the best loop we can write; nothing is decoded"
+  # a results file with timings (make bench): one row per codec, one marker per clip (or pattern)
+  t="${base}_timings.tsv"
+  # make bench's own file draws decode_*; any other results file with timings, NAME_decode_*
+  pre="$(basename "$base")_"; [ "$pre" = bench_ ] && pre=""
+  tclips=$(awk -F'\t' 'NR > 2 && $2 !~ /^\*/ && !seen[$2]++ {printf "%s ", $2}' "$t")
+  nt=$(printf '%s' "$tclips" | wc -w)
+  ahead="(decodes ahead)"
+  # playback per clip (the ceilings are timed on the study's times: nothing is decoded)
+  awk -F'\t' -v clips="$tclips" -v ahead="$ahead" '
+    BEGIN { k = split(clips, c, " "); for (j = 1; j <= k; j++) idx[c[j]] = j }
+    NR > 2 && ($3 == "playback" || $1 ~ /^ceiling/) && ($2 in idx) {
+      printf "%s\t%d\t%s\t%s\t%s\t%s\n", $1, idx[$2], $4, $5, $6, ($10 == 1 ? ahead : "") }' "$t" |
+    dots "${pre}decode_cost" "$tclips" \
+      "Decode cost of one pose, playing each clip at 60 poses per second of game time (median; whiskers: min to max)" \
+      "ns per pose (log)" "rows marked (decodes ahead) hold more than their stream plus a small context (32 KiB and two poses): their per-pose cost is that of an already decoded clip (decode_memory); ceilings: copying one raw pose, lerping two raw frames"
+  # every pattern, the geometric mean over the clips of each clip's median; the crowd is over all of them
+  awk -F'\t' -v ahead="$ahead" '
+    BEGIN { n = split("study sequential seek playback first_pose crowd every_core", pat, " "); for (i = 1; i <= n; i++) at[pat[i]] = i }
+    NR > 2 && ($3 in at) && $1 !~ /^ceiling/ && $4 > 0 { key = $1 "\t" at[$3]; s[key] += log($4); m[key]++
+                                                       if (!(key in order)) { order[key] = ++k; keys[k] = key }
+                                                       if ($10 == 1) note[$1] = ahead }
+    END { for (i = 1; i <= k; i++) { split(keys[i], f, "\t"); printf "%s\t%s\t%.6g\t-\t-\t%s\n", f[1], f[2], exp(s[keys[i]] / m[keys[i]]), note[f[1]] } }' "$t" |
+    dots "${pre}decode_patterns" "study sequential seek playback first-pose crowd every-core" \
+      "What a pose costs in each access pattern (ns, geometric mean over the $nt clip(s) of each clip's median)" \
+      "ns per pose (log)" \
+      "first pose: from the bytes to the first pose; crowd: enough characters, each with its own sampler over its own copy of a stream, that their footprint is four times the last-level cache, one pose each in turn (cold caches); every core: the crowd split over every core, wall time per pose"
+  # what the sampler holds against its stream, bytes per joint-sample (geometric mean over the clips)
+  awk -F'\t' -v ahead="$ahead" '
+    NR > 2 && $3 == "playback" && $7 != "-" && $9 > 0 { s1[$1] += log(($7 > 0 ? $7 : 1) / $9); s2[$1] += log(($8 > 0 ? $8 : 1) / $9); m[$1]++
+                                                      if (!($1 in m2)) { m2[$1] = 1; order[++k] = $1 } if ($10 == 1) note[$1] = ahead }
+    END { for (i = 1; i <= k; i++) { c = order[i]; printf "%s\t1\t%.6g\t-\t-\t%s\n%s\t2\t%.6g\t-\t-\t%s\n", c, exp(s1[c] / m[c]), note[c], c, exp(s2[c] / m[c]), note[c] } }' "$t" |
+    dots "${pre}decode_memory" "stream held" \
+      "What a sampler holds against its stream (bytes per joint-sample, geometric mean over the $nt clip(s))" \
+      "bytes per joint-sample (log): the stream, and the heap the sampler holds while it plays (measured by the allocator)" \
+      "a raw float32 clip is 40 bytes per joint-sample; a clip decoded into doubles, 80"
 else
   # clips and codecs from the data; the error scale from the swept curves of self-contained codecs
   clips=$(awk -F'\t' 'NR > 2 && !seen[$1]++ {printf "%s ", $1}' "$base.tsv" 2>/dev/null)

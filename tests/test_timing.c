@@ -51,18 +51,35 @@ static void test_time_patterns(void **state)
 {
     (void)state;
     double t[STUDY_TIME_COUNT], again[STUDY_TIME_COUNT];
-    pattern_times(PATTERN_STUDY, 180, t, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_STUDY, 180, 60, t, STUDY_TIME_COUNT);
     assert_true(t[0] == 0);
     assert_true(t[1] == 0.7);
     assert_true(t[300] == fmod(300 * 0.7, 180 - 1.001));
-    pattern_times(PATTERN_SEQUENTIAL, 180, t, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_SEQUENTIAL, 180, 60, t, STUDY_TIME_COUNT);
     assert_true(t[179] == 179 && t[180] == 0);
-    pattern_times(PATTERN_RANDOM, 180, t, STUDY_TIME_COUNT);
-    pattern_times(PATTERN_RANDOM, 180, again, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_SEEK, 180, 60, t, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_SEEK, 180, 60, again, STUDY_TIME_COUNT);
     for (int i = 0; i < STUDY_TIME_COUNT; i++) {
         assert_true(t[i] >= 0 && t[i] <= 179);
         assert_true(t[i] == again[i]);
     }
+    /* playback at 60 poses a second of game time: a 30 Hz clip advances half a frame a pose, a
+     * 120 Hz one two frames, wrapping at the last frame; the start is drawn, the same each time */
+    pattern_times(PATTERN_PLAYBACK, 90, 30, t, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_PLAYBACK, 90, 30, again, STUDY_TIME_COUNT);
+    int wraps = 0;
+    for (int i = 0; i < STUDY_TIME_COUNT; i++) {
+        assert_true(t[i] >= 0 && t[i] < 89);
+        assert_true(t[i] == again[i]);
+        if (i > 0) {
+            const double d = t[i] - t[i - 1];
+            wraps += d < 0;
+            assert_true(fabs(d - 0.5) < 1e-9 || fabs(d - 0.5 + 89) < 1e-9);
+        }
+    }
+    assert_int_equal(wraps, (int)floor((t[0] + 0.5 * (STUDY_TIME_COUNT - 1)) / 89));
+    pattern_times(PATTERN_PLAYBACK, 90, 120, t, STUDY_TIME_COUNT);
+    assert_true(fabs(fmod(t[1] - t[0] + 89, 89) - 2) < 1e-9);
 }
 
 /* The branch-free search returns the largest lo < n - 1 with f[lo] <= t. */

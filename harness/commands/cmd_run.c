@@ -7,6 +7,8 @@
 
 #include "codecs/study/study_plan.h"
 #include "harness/commands/commands.h"
+#include "harness/measure/runtime.h"
+#include "harness/measure/timing.h"
 #include "harness/commands/cli_flags.h"
 #include "harness/sweep/results.h"
 
@@ -29,6 +31,8 @@ int cmd_list(int argc, char **argv)
             codec_param_describe(&c->params[k], what, sizeof what);
             printf("  %-12s   %s: %s\n  %-12s     (%s)\n", "", c->params[k].name, c->params[k].doc, "", what);
         }
+        if (c->flags & CODEC_DECODES_AHEAD)
+            printf("  %-12s decodes ahead: its sampler holds more than its stream plus a small context (run, bench)\n", "");
         if (c->flags & CODEC_UNAVAILABLE)
             printf("  %-12s UNAVAILABLE: %s\n", "", codec_unavailable_reason(c));
     }
@@ -143,6 +147,30 @@ static void print_metrics(const measured_clip *mc, const metrics_report *m)
            m->bits_per_joint_sample, m->acl_raw_ratio);
 }
 
+/* What the sampler holds (runtime.h), measured over a pass of the playback pattern. */
+static int sampler_report(const measured_clip *mc, const codec *c, const byte_buffer *stream, sampler_memory *m,
+                          char *err, size_t err_size)
+{
+    const anim_clip *clip = mc->source->clip;
+    double *times = malloc(STUDY_TIME_COUNT * sizeof *times);
+    if (!times) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    pattern_times(PATTERN_PLAYBACK, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
+    const int rc = runtime_sampler_memory(c, stream->data, stream->size, clip->rig, clip->frame_count, times,
+                                          STUDY_TIME_COUNT, m, err, err_size);
+    free(times);
+    if (rc != 0 || !m->measured)
+        return rc;
+    printf("sampler  holds %lld B (%.2f B/joint-sample) beside its stream's %zu (%.2f); create peak %lld B in %llu "
+           "allocations; %llu allocations in %d poses%s\n",
+           m->held_bytes, m->held_bytes / m->joint_samples, m->stream_bytes, m->stream_bytes / m->joint_samples,
+           m->create_peak_bytes, m->create_allocations, m->sample_allocations, m->sample_calls,
+           m->decodes_ahead ? "; decodes ahead (more than its stream plus a small context)" : "");
+    return 0;
+}
+
 void print_point_report(const measured_clip *mc, const point_result *r)
 {
     const anim_clip *clip = mc->source->clip;
@@ -235,8 +263,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
             break;
         }
         point_result r;
-        if (measure_point(mc, c, &params, false, &r, err, sizeof err) != 0) {
+        byte_buffer stream;
+        bytes_init(&stream);
+        if (measure_point_stream(mc, c, &params, false, &r, &stream, err, sizeof err) != 0) {
             fprintf(stderr, "animbench run: %s\n", err);
+            bytes_free(&stream);
             measured_clip_free(mc);
             rc = 1;
             break;
@@ -244,8 +275,17 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         if (i > 0)
             printf("\n");
         print_point_report(mc, &r);
-        if (doc)
-            cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), results_point(mc, &r));
+        sampler_memory m;
+        const bool sampled = r.decoded_ok && sampler_report(mc, c, &stream, &m, err, sizeof err) == 0;
+        if (r.decoded_ok && !sampled)
+            printf("sampler  REFUSED ITS STREAM: %s\n", err);
+        bytes_free(&stream);
+        if (doc) {
+            cJSON *pj = results_point(mc, &r);
+            if (sampled)
+                cJSON_AddItemToObject(pj, "memory", runtime_memory_json(&m));
+            cJSON_AddItemToArray(cJSON_GetObjectItem(doc, "points"), pj);
+        }
         if (!r.decoded_ok)
             rc = 1;
         point_result_free(&r);

@@ -44,6 +44,17 @@ static const column COLUMNS[] = {
     {"between_shell_max_mm", "between frames shell max (mm)", COL_NUMBER},
     {"effector_max_mm", "end effector max (mm)", COL_NUMBER},
     {"slide_max_mm", "foot slide max (mm)", COL_NUMBER},
+    /* what a runtime pays (bench): the sampler's memory and the decode timings */
+    {"held_bytes", "sampler holds (B)", COL_COUNT},
+    {"held_per_joint_sample", "sampler holds (B per joint-sample)", COL_NUMBER},
+    {"stream_per_joint_sample", "stream (B per joint-sample)", COL_NUMBER},
+    {"decodes_ahead", "decodes ahead", COL_TEXT},
+    {"playback_ns", "playback (ns per pose)", COL_NUMBER},
+    {"seek_ns", "seek (ns per pose)", COL_NUMBER},
+    {"first_pose_ns", "first pose (ns)", COL_NUMBER},
+    {"crowd_ns", "crowd, cold caches (ns per pose)", COL_NUMBER},
+    {"every_core_poses_per_s", "every core (poses per second)", COL_NUMBER},
+    {"whole_clip_ns_per_joint_sample", "whole-clip decode (ns per joint-sample)", COL_NUMBER},
 };
 #define COLUMN_COUNT (int)(sizeof COLUMNS / sizeof COLUMNS[0])
 
@@ -87,6 +98,11 @@ static void cell(const cJSON *pt, const column *col, int digits, char *out, size
         }
         return;
     }
+    if (strcmp(name, "decodes_ahead") == 0) {
+        const cJSON *r = at(pt, "memory", "decodes_ahead", NULL);
+        snprintf(out, n, "%s", !r ? "" : cJSON_IsTrue(r) ? "yes" : "no");
+        return;
+    }
     if (strcmp(name, "reached") == 0) {
         const cJSON *r = at(pt, "match", "reachable", NULL);
         snprintf(out, n, "%s", !r ? "" : cJSON_IsTrue(r) ? "yes" : "no");
@@ -107,6 +123,22 @@ static void cell(const cJSON *pt, const column *col, int digits, char *out, size
         v = number(at(pt, "metrics", "rate", "acl_raw_ratio"));
     else if (strcmp(name, "slide_max_mm") == 0)
         v = number(at(pt, "metrics", "foot_contact", "slide_max_mm"));
+    else if (strcmp(name, "held_bytes") == 0)
+        v = number(at(pt, "memory", "held_bytes", NULL));
+    else if (strcmp(name, "held_per_joint_sample") == 0)
+        v = number(at(pt, "memory", "held_bytes_per_joint_sample", NULL));
+    else if (strcmp(name, "stream_per_joint_sample") == 0)
+        v = number(at(pt, "memory", "stream_bytes_per_joint_sample", NULL));
+    else if (strcmp(name, "playback_ns") == 0 || strcmp(name, "seek_ns") == 0 || strcmp(name, "first_pose_ns") == 0) {
+        char key[32];
+        snprintf(key, sizeof key, "%.*s", (int)(strlen(name) - 3), name);
+        v = number(at(pt, "timings", key, "median_ns"));
+    } else if (strcmp(name, "crowd_ns") == 0)
+        v = number(at(pt, "timings", "crowd", "one_core_median_ns"));
+    else if (strcmp(name, "every_core_poses_per_s") == 0)
+        v = number(at(pt, "timings", "crowd", "poses_per_second"));
+    else if (strcmp(name, "whole_clip_ns_per_joint_sample") == 0)
+        v = number(at(pt, "timings", "whole_clip", "ns_per_joint_sample"));
     else {
         const int m = match_metric_find(name);
         if (m >= 0)
@@ -174,7 +206,9 @@ static int by_columns(const void *x, const void *y)
     "  numbers to --digits significant digits, rows sorted by clip then codec (or codec then clip).\n"    \
     "  Columns: clip codec params knob target_mm reached frames bytes bytes_per_second gzip_bytes keys key_time_bytes\n"  \
     "  bits_per_joint_sample raw_ratio joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"             \
-    "  between_max_mm between_shell_max_mm effector_max_mm slide_max_mm\n"
+    "  between_max_mm between_shell_max_mm effector_max_mm slide_max_mm; from bench: held_bytes\n"          \
+    "  held_per_joint_sample stream_per_joint_sample decodes_ahead playback_ns seek_ns first_pose_ns\n"  \
+    "  crowd_ns every_core_poses_per_s whole_clip_ns_per_joint_sample\n"
 
 int cmd_table(int argc, char **argv)
 {

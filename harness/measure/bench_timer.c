@@ -46,7 +46,23 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out)
+/* One call of either kind of function: the ns it took, by the clock or by its own account. */
+typedef struct timed_fn {
+    bench_fn plain;
+    bench_fn_self self;
+    void *payload;
+} timed_fn;
+
+static double run_once(const timed_fn *f, size_t reps)
+{
+    if (f->self)
+        return f->self(f->payload, reps);
+    const double t0 = timer_now_ns();
+    f->plain(f->payload, reps);
+    return timer_now_ns() - t0;
+}
+
+static int measure(const timed_fn *f, const timer_config *c, timer_result *out)
 {
     memset(out, 0, sizeof *out);
     if (c->pin_cpu >= 0 && timer_pin_cpu(c->pin_cpu) != 0)
@@ -57,9 +73,7 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
     size_t reps = 1;
     double took = 0;
     for (;;) {
-        const double t0 = timer_now_ns();
-        fn(payload, reps);
-        took = timer_now_ns() - t0;
+        took = run_once(f, reps);
         if (took >= budget_ns / 8 || reps >= ((size_t)1 << 40))
             break;
         reps *= 2;
@@ -67,13 +81,11 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
     reps = (size_t)(reps * (budget_ns / (took > 1 ? took : 1)));
     if (reps < 1)
         reps = 1;
-    fn(payload, reps); /* one full-length warm-up run */
+    run_once(f, reps); /* one full-length warm-up run */
     const int runs = c->runs < 1 ? 1 : c->runs > TIMER_MAX_RUNS ? TIMER_MAX_RUNS : c->runs;
     double sorted[TIMER_MAX_RUNS];
     for (int r = 0; r < runs; r++) {
-        const double t0 = timer_now_ns();
-        fn(payload, reps);
-        out->ns[r] = (timer_now_ns() - t0) / (double)reps;
+        out->ns[r] = run_once(f, reps) / (double)reps;
         sorted[r] = out->ns[r];
     }
     qsort(sorted, (size_t)runs, sizeof *sorted, by_value);
@@ -83,6 +95,18 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
     out->max_ns = sorted[runs - 1];
     out->median_ns = runs % 2 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
     return 0;
+}
+
+int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out)
+{
+    const timed_fn f = {fn, NULL, payload};
+    return measure(&f, c, out);
+}
+
+int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, timer_result *out)
+{
+    const timed_fn f = {NULL, fn, payload};
+    return measure(&f, c, out);
 }
 
 double timer_spread(const timer_result *r)

@@ -13,6 +13,9 @@
 #define TIMER_MAX_RUNS 101
 
 typedef void (*bench_fn)(void *payload, size_t reps);
+/* A unit of work that times itself: returns the ns of the reps that count (time to first pose
+ * counts create and the first sample, not the sampler's free). */
+typedef double (*bench_fn_self)(void *payload, size_t reps);
 
 typedef struct timer_config {
     int runs;         /* 9, as the study */
@@ -30,6 +33,8 @@ typedef struct timer_result {
 void timer_config_default(timer_config *c);
 /* Returns 0, or -1 when pinning was asked for and failed. */
 int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out);
+/* The same for a function that times itself (bench_fn_self). */
+int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, timer_result *out);
 /* Runs whose slowest is more than this times the fastest are reported noisy. */
 #define TIMER_NOISY_SPREAD 1.3
 /* max / min over the runs. */

@@ -104,6 +104,12 @@ static void measure_metrics(const measured_clip *mc, const codec *c, const codec
 int measure_point(const measured_clip *mc, const codec *c, const codec_params *p, bool want_histogram,
                   point_result *out, char *err, size_t err_size)
 {
+    return measure_point_stream(mc, c, p, want_histogram, out, NULL, err, err_size);
+}
+
+int measure_point_stream(const measured_clip *mc, const codec *c, const codec_params *p, bool want_histogram,
+                         point_result *out, byte_buffer *stream, char *err, size_t err_size)
+{
     memset(out, 0, sizeof *out);
     char version[17];
     if (codec_cache_version(c, NULL, 0, version) != 0) {
@@ -126,6 +132,11 @@ int measure_point(const measured_clip *mc, const codec *c, const codec_params *p
         return -1;
     }
     out->bytes = enc.bytes.size;
+    if (stream && !bytes_append(stream, enc.bytes.data, enc.bytes.size)) {
+        snprintf(err, err_size, "out of memory");
+        codec_output_free(&enc);
+        return -1;
+    }
     out->stream_fnv1a64 = bytes_fnv1a64(enc.bytes.data, enc.bytes.size);
     out->gzip_bytes = gzip_size(enc.bytes.data, enc.bytes.size);
     out->keys = enc.keys;

@@ -56,6 +56,9 @@ typedef struct point_result {
  * not an error of the measurement: it is recorded in the result. */
 int measure_point(const measured_clip *clip, const codec *c, const codec_params *p, bool want_histogram,
                   point_result *out, char *err, size_t err_size);
+/* The same, with a copy of the stream appended to *stream (for `run`'s look at its sampler). */
+int measure_point_stream(const measured_clip *clip, const codec *c, const codec_params *p, bool want_histogram,
+                         point_result *out, byte_buffer *stream, char *err, size_t err_size);
 void point_result_free(point_result *r);
 
 #endif

@@ -9,12 +9,14 @@
 #include "core/pcg32.h"
 #include "core/jsfmt.h"
 
-const char *const PATTERN_NAMES[PATTERN_COUNT] = {"study", "sequential", "random"};
+const char *const PATTERN_NAMES[PATTERN_COUNT] = {"study", "sequential", "seek", "playback"};
 
-void pattern_times(time_pattern p, int frames, double *times, int count)
+void pattern_times(time_pattern p, int frames, double fps, double *times, int count)
 {
     pcg32 rng;
-    pcg32_seed(&rng, 2026, 11);
+    pcg32_seed(&rng, 2026, p == PATTERN_PLAYBACK ? 12 : 11);
+    const double span = frames - 1, step = fps / 60.0;
+    double t = p == PATTERN_PLAYBACK ? pcg32_unit(&rng) * span : 0;
     for (int i = 0; i < count; i++) {
         switch (p) {
         case PATTERN_STUDY:
@@ -23,8 +25,14 @@ void pattern_times(time_pattern p, int frames, double *times, int count)
         case PATTERN_SEQUENTIAL:
             times[i] = i % frames;
             break;
+        case PATTERN_PLAYBACK:
+            times[i] = t;
+            t += step;
+            if (t >= span)
+                t -= span;
+            break;
         default:
-            times[i] = pcg32_unit(&rng) * (frames - 1);
+            times[i] = pcg32_unit(&rng) * span;
             break;
         }
     }
@@ -160,9 +168,10 @@ static int check_poses(const codec *c, codec_sampler *s, const anim_clip *dec, c
 }
 
 int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, const timer_config *tc,
-               codec_timings *out, char *err, size_t err_size)
+               unsigned what, codec_timings *out, char *err, size_t err_size)
 {
     memset(out, 0, sizeof *out);
+    bytes_init(&out->stream);
     const anim_clip *clip = mc->source->clip;
     const anim_rig *rig = clip->rig;
     const codec_input in = {clip, mc->view, false};
@@ -174,17 +183,33 @@ int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, c
         codec_output_free(&enc);
         return -1;
     }
-    anim_clip *dec = c->ops->decode(c, enc.bytes.data, enc.bytes.size, rig, msg, sizeof msg);
-    codec_sampler *s = dec ? c->ops->sampler_create(c, enc.bytes.data, enc.bytes.size, rig, msg, sizeof msg) : NULL;
+    out->frames = clip->frame_count;
+    out->bones = rig->bone_count;
     double *times = malloc(STUDY_TIME_COUNT * sizeof *times);
     double *pose = malloc((size_t)rig->bone_count * POSE_STRIDE * sizeof *pose);
     int rc = 0;
-    if (!dec || !s || !times || !pose) {
+    if (!times || !pose || !bytes_append(&out->stream, enc.bytes.data, enc.bytes.size)) {
+        snprintf(err, err_size, "out of memory");
+        rc = -1;
+    }
+    /* what the sampler holds, over a pass of the playback pattern, before anything is timed */
+    if (rc == 0) {
+        pattern_times(PATTERN_PLAYBACK, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
+        rc = runtime_sampler_memory(c, enc.bytes.data, enc.bytes.size, rig, clip->frame_count, times,
+                                    STUDY_TIME_COUNT, &out->memory, msg, sizeof msg);
+        if (rc != 0)
+            snprintf(err, err_size, "%s: %s", c->name, msg);
+    }
+    anim_clip *dec = rc == 0 ? c->ops->decode(c, enc.bytes.data, enc.bytes.size, rig, msg, sizeof msg) : NULL;
+    codec_sampler *s = dec ? c->ops->sampler_create(c, enc.bytes.data, enc.bytes.size, rig, msg, sizeof msg) : NULL;
+    if (rc == 0 && (!dec || !s)) {
         snprintf(err, err_size, "%s: %s", c->name, msg[0] ? msg : "out of memory");
         rc = -1;
     }
     for (int pat = 0; pat < PATTERN_COUNT && rc == 0; pat++) {
-        pattern_times((time_pattern)pat, clip->frame_count, times, STUDY_TIME_COUNT);
+        if (!(what & (1u << pat)))
+            continue;
+        pattern_times((time_pattern)pat, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
         pose_bench b = {c, s, times, STUDY_TIME_COUNT - 1, 0, pose, 0};
         if (timer_measure(pose_bench_run, &b, tc, &out->pattern[pat]) != 0) {
             snprintf(err, err_size, "cannot pin to CPU %d", tc->pin_cpu);
@@ -192,24 +217,33 @@ int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, c
         }
         if (rc == 0)
             rc = check_poses(c, s, dec, times, STUDY_TIME_COUNT, err, err_size);
+        out->timed |= 1u << pat;
     }
-    if (rc == 0) {
+    if (rc == 0 && (what & TIME_FIRST_POSE)) {
+        pattern_times(PATTERN_SEEK, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
+        rc = runtime_time_first_pose(c, enc.bytes.data, enc.bytes.size, rig, times, STUDY_TIME_COUNT, tc,
+                                     &out->first_pose, err, err_size);
+        out->timed |= TIME_FIRST_POSE;
+    }
+    timer_config whole = *tc;
+    if (rc == 0 && (what & TIME_WHOLE_CLIP)) {
         decode_bench d = {c, enc.bytes.data, enc.bytes.size, rig, 0};
-        timer_config whole = *tc;
         timer_measure(decode_bench_run, &d, &whole, &out->whole_clip);
         if (d.failures) {
             snprintf(err, err_size, "%s: the decoder failed during timing", c->name);
             rc = -1;
         }
+        out->ns_per_joint_sample = out->whole_clip.median_ns / ((double)clip->frame_count * rig->bone_count);
+        out->timed |= TIME_WHOLE_CLIP;
+    }
+    if (rc == 0 && (what & TIME_ENCODE)) {
         encode_bench e = {c, &in, p, 0};
         timer_measure(encode_bench_run, &e, &whole, &out->encode);
         if (e.failures) {
             snprintf(err, err_size, "%s: the encoder failed during timing", c->name);
             rc = -1;
         }
-        out->frames = clip->frame_count;
-        out->bones = rig->bone_count;
-        out->ns_per_joint_sample = out->whole_clip.median_ns / ((double)clip->frame_count * rig->bone_count);
+        out->timed |= TIME_ENCODE;
     }
     free(times);
     free(pose);
@@ -284,7 +318,7 @@ int time_ceilings(const measured_clip *mc, const timer_config *tc, timer_result 
         for (int v = 0; v < nv; v++)
             frames[(size_t)f * nv + v] = (float)pose[v];
     }
-    pattern_times(PATTERN_STUDY, clip->frame_count, times, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_STUDY, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
     raw_frames r = {frames, clip->frame_count, nv, times, STUDY_TIME_COUNT - 1, 0, out, 0};
     int rc = timer_measure(copy_pose_run, &r, tc, copy);
     if (rc == 0)
@@ -342,7 +376,10 @@ int study_timings_print_decode(FILE *out, const study_timing_input *in, char *er
     timer_result rows[4];
     for (int i = 0; i < 4; i++) {
         codec_timings t;
-        if (time_codec(in->walk, codec_find(ROWS[i].codec), &p, &in->timer, &t, err, err_size) != 0)
+        const int rc = time_codec(in->walk, codec_find(ROWS[i].codec), &p, &in->timer, 1u << PATTERN_STUDY, &t, err,
+                                  err_size);
+        bytes_free(&t.stream);
+        if (rc != 0)
             return -1;
         rows[i] = t.pattern[PATTERN_STUDY];
     }
@@ -443,7 +480,7 @@ int study_timings_print_playback(FILE *out, const study_timing_input *in, char *
     for (int k = 0; k < tracks; k++)
         if (ts->all_count[k])
             animated[animated_count++] = k;
-    pattern_times(PATTERN_STUDY, clip->frame_count, times, STUDY_TIME_COUNT);
+    pattern_times(PATTERN_STUDY, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
     scalar_playback a = {ts, tracks, animated, animated_count, cursor, vals, times, STUDY_TIME_COUNT - 1, 0, 0}, b = a;
     timer_result bin, cur;
     int rc = timer_measure(playback_binary, &a, &in->timer, &bin) | timer_measure(playback_cursor, &b, &in->timer, &cur);

@@ -1,10 +1,13 @@
 /* Decode timings: what a pose costs to decode from each codec's bytes.
  *
- * Patterns of sample times, in frames:
- *   study       4096 times, time i = (i * 0.7) mod (N - 1.001), as the study
- *   sequential  forward playback at the clip's rate: 0, 1, 2, ... N-1, again
- *   random      4096 uniform times in [0, N - 1] from PCG32 (seed 2026, 11)
- * and the whole-clip decode (the codec's decoder on the whole stream).
+ * Patterns of sample times, in frames, 4096 of them (a ring the timer walks round):
+ *   study       time i = (i * 0.7) mod (N - 1.001), as the study
+ *   sequential  every frame in turn: 0, 1, 2, ... N-1, again
+ *   seek        uniform times in [0, N - 1] from PCG32 (seed 2026, 11): random access
+ *   playback    a game playing the clip at 60 poses per second of game time: from a start drawn
+ *               from PCG32 (seed 2026, 12), fps / 60 frames a pose, wrapping at N - 1
+ * and the whole-clip decode (the codec's decoder on the whole stream).  runtime.h adds what a
+ * sampler holds, the time to its first pose and the crowds.
  *
  * After the timed runs, outside the timed span, every pose of the pattern is
  * decoded again and checked against the codec's full decode: exactly (1e-9)
@@ -23,27 +26,41 @@
 #include "codecs/codec.h"
 #include "harness/measure/bench_timer.h"
 #include "harness/measure/measure.h"
+#include "harness/measure/runtime.h"
 
 #define STUDY_TIME_COUNT 4096
 
-typedef enum time_pattern { PATTERN_STUDY, PATTERN_SEQUENTIAL, PATTERN_RANDOM, PATTERN_COUNT } time_pattern;
+typedef enum time_pattern { PATTERN_STUDY, PATTERN_SEQUENTIAL, PATTERN_SEEK, PATTERN_PLAYBACK, PATTERN_COUNT } time_pattern;
 extern const char *const PATTERN_NAMES[PATTERN_COUNT];
 
-/* Fills count times for a clip of `frames` frames; count must be a power of 2. */
-void pattern_times(time_pattern p, int frames, double *times, int count);
+/* Fills count times for a clip of `frames` frames at fps; count must be a power of 2. */
+void pattern_times(time_pattern p, int frames, double fps, double *times, int count);
+
+/* What time_codec times: a bit per pattern, and the rest. */
+enum timing_parts {
+    TIME_FIRST_POSE = 1u << PATTERN_COUNT,
+    TIME_WHOLE_CLIP = 1u << (PATTERN_COUNT + 1),
+    TIME_ENCODE = 1u << (PATTERN_COUNT + 2),
+    TIME_ALL = (1u << (PATTERN_COUNT + 3)) - 1
+};
 
 typedef struct codec_timings {
+    unsigned timed;                      /* the timing_parts measured */
     timer_result pattern[PATTERN_COUNT]; /* ns per pose */
+    timer_result first_pose;             /* ns from the bytes to the first pose: create and one sample */
     timer_result whole_clip;             /* ns per whole-clip decode */
     timer_result encode;                 /* ns per encode of the whole clip */
     double ns_per_joint_sample;          /* whole_clip median / (frames * bones) */
     int frames, bones;
+    sampler_memory memory;               /* what the sampler holds (always measured) */
+    byte_buffer stream;                  /* the stream timed, kept for a crowd: bytes_free it */
 } codec_timings;
 
-/* Encodes, then times every pattern and the whole-clip decode.  Returns 0,
- * or -1 with a message (encode or decode failed, or the check failed). */
+/* Encodes, measures what the sampler holds, then times what `what` asks (timing_parts).  Returns
+ * 0, or -1 with a message (encode or decode failed, or the check failed).  out->stream is the
+ * caller's to free either way. */
 int time_codec(const measured_clip *clip, const codec *c, const codec_params *p, const timer_config *tc,
-               codec_timings *out, char *err, size_t err_size);
+               unsigned what, codec_timings *out, char *err, size_t err_size);
 
 /* The ceilings every figure is read against, on the clip's raw frames:
  * copying one raw pose (10 floats per bone), and lerping two raw frames in

@@ -141,52 +141,84 @@ static void technique_table(const cJSON *doc, const char **clips, int clip_count
     }
 }
 
+/* A point's per-pose timing at seek times ("random" in files written before the patterns were
+ * renamed), for the points table's ns_pose columns. */
 static const cJSON *timing_of(const cJSON *p)
 {
-    return cJSON_GetObjectItem(cJSON_GetObjectItem(p, "timings"), "random");
+    const cJSON *t = cJSON_GetObjectItem(p, "timings");
+    const cJSON *seek = cJSON_GetObjectItem(t, "seek");
+    return seek ? seek : cJSON_GetObjectItem(t, "random");
 }
 
-/* Decode timings pivoted: a row per codec (ceilings first), a column group
- * (median, min, max ns per pose at random times) per clip. */
-static int timing_table(const cJSON *doc, const char **clips, int clip_count, const char **codecs, int codec_count,
-                        text *t)
+static void timing_line(text *t, const char *name, const char *clip, const char *pattern, const cJSON *r,
+                        const cJSON *memory, const cJSON *match, double joint_samples)
+{
+    put(t, "%s\t%s\t%s\t%.2f\t%.2f\t%.2f", name, clip, pattern, num(r, "median_ns"), num(r, "min_ns"), num(r, "max_ns"));
+    if (memory)
+        put(t, "\t%.0f\t%.0f", num(memory, "stream_bytes"), num(memory, "held_bytes"));
+    else
+        put(t, "\t-\t-");
+    fmt_or_dash(t, joint_samples, "\t%.0f");
+    if (memory)
+        put(t, "\t%d", cJSON_IsTrue(cJSON_GetObjectItem(memory, "decodes_ahead")));
+    else
+        put(t, "\t-");
+    fmt_or_dash(t, match ? num(match, "target_mm") : -1, "\t%.15g");
+    const cJSON *reach = match ? cJSON_GetObjectItem(match, "reachable") : NULL;
+    put(t, "\t%s\n", !reach ? "-" : cJSON_IsTrue(reach) ? "1" : "0");
+}
+
+/* Decode timings, one row per codec, clip and pattern (the ceilings, a codec's crowd over the
+ * run's clips as clip "*"), with what the sampler holds beside each. */
+static int timing_table(const cJSON *doc, text *t)
 {
     int rows = 0;
-    put(t, "# decode cost per pose at random times, ns: median, min, max of the runs, per clip\n# codec");
-    for (int c = 0; c < clip_count; c++)
-        put(t, "\t%s_median\t%s_min\t%s_max", clips[c], clips[c], clips[c]);
-    put(t, "\n");
-    static const char *const CEILINGS[2][2] = {{"copy_pose", "ceiling: copy pose"}, {"lerp_pose", "ceiling: lerp pose"}};
-    for (int k = 0; k < 2; k++) {
-        put(t, "\"%s\"", CEILINGS[k][1]);
-        for (int c = 0; c < clip_count; c++) {
-            const cJSON *hit = NULL, *e;
-            cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "ceilings"))
-            if (strcmp(str(cJSON_GetObjectItem(e, "clip"), "name"), clips[c]) == 0)
-                hit = cJSON_GetObjectItem(e, CEILINGS[k][0]);
-            if (hit)
-                put(t, "\t%.2f\t%.2f\t%.2f", num(hit, "median_ns"), num(hit, "min_ns"), num(hit, "max_ns"));
-            else
-                put(t, "\t-\t-\t-");
-        }
-        put(t, "\n");
+    put(t, "# decode timings from %s: ns (a crowd's: per pose; first_pose: from the bytes to the first pose; whole_clip "
+           "and encode: per clip); the sampler's memory; '-' where not measured\n",
+        "bench");
+    put(t, "codec\tclip\tpattern\tmedian_ns\tmin_ns\tmax_ns\tstream_bytes\theld_bytes\tjoint_samples\tdecodes_ahead"
+           "\ttarget_mm\treached\n");
+    static const char *const CEILINGS[2][2] = {{"copy_pose", "ceiling-copy-pose"}, {"lerp_pose", "ceiling-lerp-pose"}};
+    const cJSON *e;
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "ceilings"))
+    {
+        const cJSON *clip = cJSON_GetObjectItem(e, "clip");
+        for (int k = 0; k < 2; k++)
+            timing_line(t, CEILINGS[k][1], str(clip, "name"), "study", cJSON_GetObjectItem(e, CEILINGS[k][0]), NULL,
+                        NULL, num(clip, "frames") * num(clip, "bones"));
     }
-    for (int k = 0; k < codec_count; k++) {
-        put(t, "\"%s\"", codecs[k]);
-        for (int c = 0; c < clip_count; c++) {
-            const cJSON *hit = NULL, *p;
-            cJSON_ArrayForEach(p, cJSON_GetObjectItem(doc, "points"))
-            if (strcmp(str(cJSON_GetObjectItem(p, "clip"), "name"), clips[c]) == 0 &&
-                strcmp(str(cJSON_GetObjectItem(p, "codec"), "name"), codecs[k]) == 0 && timing_of(p))
-                hit = timing_of(p);
-            if (hit) {
-                put(t, "\t%.2f\t%.2f\t%.2f", num(hit, "median_ns"), num(hit, "min_ns"), num(hit, "max_ns"));
-                rows++;
-            } else {
-                put(t, "\t-\t-\t-");
-            }
+    const cJSON *p;
+    cJSON_ArrayForEach(p, cJSON_GetObjectItem(doc, "points"))
+    {
+        const cJSON *timings = cJSON_GetObjectItem(p, "timings"), *clip = cJSON_GetObjectItem(p, "clip");
+        if (!cJSON_IsObject(timings))
+            continue;
+        const double js = num(clip, "frames") * num(clip, "bones");
+        const cJSON *r;
+        cJSON_ArrayForEach(r, timings)
+        {
+            if (strcmp(r->string, "crowd") == 0 || !cJSON_IsObject(r))
+                continue;
+            timing_line(t, str(cJSON_GetObjectItem(p, "codec"), "name"), str(clip, "name"),
+                        strcmp(r->string, "random") == 0 ? "seek" : r->string, r, cJSON_GetObjectItem(p, "memory"),
+                        cJSON_GetObjectItem(p, "match"), js);
+            rows++;
         }
-        put(t, "\n");
+    }
+    cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "crowds"))
+    {
+        const cJSON *one = cJSON_GetObjectItem(e, "one_core"), *every = cJSON_GetObjectItem(e, "every_core");
+        const cJSON *setup = cJSON_GetObjectItem(doc, "timing_setup");
+        char clipset[64];
+        snprintf(clipset, sizeof clipset, "*%.0f", num(e, "streams"));
+        const double target = num(setup, "equal_error_target_mm");
+        cJSON *m = target >= 0 ? cJSON_CreateObject() : NULL;
+        if (m)
+            cJSON_AddNumberToObject(m, "target_mm", target);
+        timing_line(t, str(e, "codec"), clipset, "crowd", one, NULL, m, -1);
+        timing_line(t, str(e, "codec"), clipset, "every_core", every, NULL, m, -1);
+        cJSON_Delete(m);
+        rows++;
     }
     return rows;
 }
@@ -225,7 +257,7 @@ int export_tables_for(const char *path, char *err, size_t err_size)
         const cJSON *clip = cJSON_GetObjectItem(p, "clip"), *cdc = cJSON_GetObjectItem(p, "codec");
         const cJSON *params = cJSON_GetObjectItem(cdc, "params"), *dec = cJSON_GetObjectItem(p, "decoded");
         const cJSON *enc = cJSON_GetObjectItem(p, "encoder");
-        const cJSON *timing = cJSON_GetObjectItem(cJSON_GetObjectItem(p, "timings"), "random");
+        const cJSON *timing = timing_of(p);
         put(&points, "%s\t%s", str(clip, "name"), str(cdc, "name"));
         fmt_or_dash(&points, num(params, "tol_mm"), "\t%.15g");
         fmt_or_dash(&points, num(params, "step"), "\t%.0f");
@@ -317,7 +349,7 @@ int export_tables_for(const char *path, char *err, size_t err_size)
     }
     text techniques = {0}, timings = {0};
     technique_table(doc, clip_names, nclips, &techniques);
-    const int timed = timing_table(doc, clip_names, nclips, codec_names, ncodecs, &timings);
+    const int timed = timing_table(doc, &timings);
     free(rows);
     free(clip_names);
     free(codec_names);

@@ -3,6 +3,8 @@
 
 #include <stdbool.h>
 
+#include "generators/study_clips.h"
+
 typedef struct sweep_options {
     bool force;      /* measure every point again */
     bool keep_going; /* measure every point even when some fail; exit 0 */
@@ -29,5 +31,10 @@ typedef struct sweep_stats {
  * Returns 0; 2 for a bad definition; 1 after printing what went wrong
  * (a point that fails to measure or decode, unless keep_going). */
 int sweep_run(const char *path, const sweep_options *opt, int argc, char **argv, sweep_stats *stats);
+
+/* The clips a sweep definition names, each with its own unit and up axis (for bench --clips-from):
+ * *names and *params are the caller's to free (each name, then both arrays).  0, or -1 after a
+ * message on stderr. */
+int sweep_definition_clips(const char *path, char ***names, clip_params **params, int *count);
 
 #endif

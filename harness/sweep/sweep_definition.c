@@ -11,6 +11,8 @@
 #include <unistd.h>
 
 #include "codecs/acl/acl_codec.h"
+#include "harness/sweep/results.h"
+#include "harness/sweep/sweep.h"
 #include "harness/sweep/sweep_internal.h"
 
 /* The definition's path as a stable name: "./a//b.json" and "a/b.json" are
@@ -552,3 +554,39 @@ int sweep_load_clips(sweep *s)
     return 0;
 }
 
+
+int sweep_definition_clips(const char *path, char ***names, clip_params **params, int *count)
+{
+    *names = NULL;
+    *params = NULL;
+    *count = 0;
+    sweep *s = calloc(1, sizeof *s);
+    if (!s)
+        return -1;
+    s->path = path;
+    sweep_normalise_path(path, s->definition, sizeof s->definition);
+    int missing, rc = -1;
+    char err[600];
+    cJSON *def = results_read_json(path, &missing, err, sizeof err);
+    if (!def)
+        fprintf(stderr, "animbench: %s: %s\n", path, missing ? "no such sweep definition" : err);
+    else if (sweep_parse_definition(s, def) == 0 && s->clip_count > 0) {
+        *names = calloc((size_t)s->clip_count, sizeof **names);
+        *params = calloc((size_t)s->clip_count, sizeof **params);
+        if (*names && *params) {
+            for (int i = 0; i < s->clip_count; i++) {
+                (*names)[i] = s->clip_names[i];
+                (*params)[i] = s->per_clip[i];
+                s->clip_names[i] = NULL;
+            }
+            *count = s->clip_count;
+            rc = 0;
+        }
+    }
+    cJSON_Delete(def);
+    for (int i = 0; i < s->clip_count; i++)
+        free(s->clip_names[i]);
+    free(s->points);
+    free(s);
+    return rc;
+}

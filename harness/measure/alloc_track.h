@@ -1,0 +1,35 @@
+/* The heap a thread holds, counted by the process's allocator itself, so that what a sampler
+ * holds is measured, never declared: a codec that forgets to say what it allocates cannot hide it.
+ *
+ * Every malloc, calloc, realloc, reallocarray, aligned_alloc, posix_memalign, memalign, valloc,
+ * pvalloc and free of the process (C++'s operator new included: libstdc++ calls malloc) passes
+ * through alloc_track.c, which counts per thread, before handing the call to glibc:
+ *   live   bytes this thread allocated minus bytes it freed (malloc_usable_size: the allocator's
+ *          rounding is in the figure, 8 to 15 bytes a block on glibc)
+ *   peak   the largest live since alloc_track_reset_peak
+ *   calls  allocation calls (free not counted)
+ * Under AddressSanitizer (make test-asan, the fuzz targets) glibc's allocator is not the one in
+ * use: the counts come from the sanitizer's allocator hooks instead, in requested bytes.
+ *
+ * Only the heap is counted: a codec that maps memory itself (mmap) or keeps it in static storage
+ * is not seen (none of ours does). */
+#ifndef ANIMBENCH_ALLOC_TRACK_H
+#define ANIMBENCH_ALLOC_TRACK_H
+
+#include <stdbool.h>
+
+typedef struct alloc_counts {
+    long long live, peak;
+    unsigned long long calls;
+} alloc_counts;
+
+/* This thread's counts. */
+void alloc_track_read(alloc_counts *out);
+/* Starts a new peak from the current live bytes. */
+void alloc_track_reset_peak(void);
+/* Whether this build counts allocations, and how ("glibc malloc, interposed" or "AddressSanitizer's
+ * allocator hooks"). */
+bool alloc_track_active(void);
+const char *alloc_track_mechanism(void);
+
+#endif

@@ -1,0 +1,354 @@
+/* What a sampler holds, measured by the allocator (harness/measure/runtime.h), on codecs that
+ * exist only in this test and allocate known amounts in the ways a codec could hide them: a
+ * buffer kept from create; a large temporary freed inside create (a peak, not held); a scratch
+ * buffer kept from create and freed by the first pose (held until then); nothing in create and
+ * the buffer made by the first pose (a lazy sampler); a buffer grown by realloc; memory taken and
+ * given back by every pose (allocations per pose).  Then every row of the registry against its
+ * declaration (CODEC_DECODES_AHEAD, which `list` prints) on the study's clips, and the crowd's
+ * bookkeeping (never its timings). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <malloc.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "codecs/codec.h"
+#include "codecs/study/raw_codec.h"
+#include "harness/commands/commands.h"
+#include "harness/measure/alloc_track.h"
+#include "harness/measure/measure.h"
+#include "harness/measure/runtime.h"
+#include "harness/measure/timing.h"
+
+#define HELD 100000    /* what the test samplers keep */
+#define SCRATCH 1000000 /* what some of them take besides */
+
+/* where a temporary's address goes, so that the compiler cannot drop its malloc and free */
+unsigned char *volatile test_runtime_escape;
+
+typedef enum how { KEEP, TEMPORARY, FREE_AT_FIRST_POSE, LAZY, GROWN, PER_POSE } how;
+
+struct codec_sampler {
+    how how;
+    unsigned char *held, *scratch;
+};
+
+static codec_sampler *tc_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                                  size_t err_size)
+{
+    (void)bytes, (void)size, (void)rig, (void)err, (void)err_size;
+    codec_sampler *s = calloc(1, sizeof *s);
+    s->how = *(const how *)c->config;
+    switch (s->how) {
+    case KEEP:
+        s->held = malloc(HELD);
+        break;
+    case TEMPORARY: {
+        unsigned char *t = malloc(SCRATCH);
+        test_runtime_escape = t;
+        memset(t, 1, SCRATCH);
+        s->held = malloc(HELD);
+        s->held[0] = t[SCRATCH - 1];
+        free(t);
+        break;
+    }
+    case FREE_AT_FIRST_POSE:
+        s->held = malloc(HELD);
+        s->scratch = malloc(SCRATCH);
+        break;
+    case LAZY:
+        break;
+    case GROWN:
+        for (size_t n = 1000; n <= HELD; n += 9900)
+            s->held = realloc(s->held, n);
+        break;
+    case PER_POSE:
+        s->held = malloc(HELD);
+        break;
+    }
+    if (s->held)
+        memset(s->held, 0, 1000);
+    return s;
+}
+
+static void tc_sample(codec_sampler *s, double t, double *pose)
+{
+    (void)t;
+    if (s->how == FREE_AT_FIRST_POSE) {
+        free(s->scratch);
+        s->scratch = NULL;
+    }
+    if (s->how == LAZY && !s->held)
+        s->held = calloc(1, HELD);
+    if (s->how == PER_POSE) {
+        unsigned char *volatile tmp = malloc(1024);
+        tmp[0] = 1;
+        free(tmp);
+    }
+    pose[0] = s->held ? s->held[0] : 0;
+}
+
+static void tc_free(codec_sampler *s)
+{
+    if (s) {
+        free(s->held);
+        free(s->scratch);
+    }
+    free(s);
+}
+
+static const codec_ops TEST_OPS = {NULL, NULL, tc_create, tc_sample, tc_free};
+static const how HOWS[] = {KEEP, TEMPORARY, FREE_AT_FIRST_POSE, LAZY, GROWN, PER_POSE};
+static const codec TEST_CODECS[] = {
+    {"test-keep", "keeps 100000 bytes", 0, &HOWS[0], &TEST_OPS, 1, "", NULL, 0},
+    {"test-temporary", "keeps 100000 bytes, takes 1 MB in create and frees it there", 0, &HOWS[1], &TEST_OPS, 1, "", NULL, 0},
+    {"test-free-late", "keeps 100000 bytes and 1 MB until its first pose", 0, &HOWS[2], &TEST_OPS, 1, "", NULL, 0},
+    {"test-lazy", "takes its 100000 bytes at its first pose", 0, &HOWS[3], &TEST_OPS, 1, "", NULL, 0},
+    {"test-grown", "grows a buffer to 100000 bytes by realloc", 0, &HOWS[4], &TEST_OPS, 1, "", NULL, 0},
+    {"test-per-pose", "keeps 100000 bytes; takes and frees 1 KiB per pose", 0, &HOWS[5], &TEST_OPS, 1, "", NULL, 0},
+};
+
+static anim_rig *rig;
+
+static int setup(void **state)
+{
+    (void)state;
+    rig = rig_create(2);
+    return rig ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rig_free(rig);
+    return 0;
+}
+
+static sampler_memory measure(const codec *c)
+{
+    double times[64];
+    for (int i = 0; i < 64; i++)
+        times[i] = i * 0.5;
+    const uint8_t bytes[16] = {0};
+    sampler_memory m;
+    char err[128];
+    assert_int_equal(runtime_sampler_memory(c, bytes, sizeof bytes, rig, 40, times, 64, &m, err, sizeof err), 0);
+    assert_true(m.measured);
+    return m;
+}
+
+/* What the allocator rounds a block up to: a few words on glibc, a page for a block it maps
+ * (glibc maps blocks of 128 KiB and more by default), none under ASan. */
+#define SLACK 64
+#define MAPPED_SLACK 4160
+
+static void test_held_is_what_is_kept(void **state)
+{
+    (void)state;
+    const long long base = (long long)sizeof(codec_sampler);
+    const sampler_memory keep = measure(&TEST_CODECS[0]);
+    assert_in_range(keep.held_bytes, HELD + base, HELD + base + SLACK);
+    assert_in_range(keep.create_peak_bytes, HELD + base, HELD + base + SLACK);
+    assert_int_equal(keep.create_allocations, 2);
+    assert_int_equal(keep.sample_allocations, 0);
+}
+
+static void test_a_temporary_is_a_peak_not_held(void **state)
+{
+    (void)state;
+    const long long base = (long long)sizeof(codec_sampler);
+    const sampler_memory m = measure(&TEST_CODECS[1]);
+    assert_in_range(m.held_bytes, HELD + base, HELD + base + SLACK);
+    assert_in_range(m.create_peak_bytes, SCRATCH + HELD + base, SCRATCH + HELD + base + MAPPED_SLACK + SLACK);
+    assert_int_equal(m.create_allocations, 3);
+}
+
+static void test_memory_freed_late_is_held(void **state)
+{
+    (void)state;
+    const long long base = (long long)sizeof(codec_sampler);
+    /* held from create until the first pose: it counts */
+    const sampler_memory late = measure(&TEST_CODECS[2]);
+    assert_in_range(late.held_bytes, SCRATCH + HELD + base, SCRATCH + HELD + base + MAPPED_SLACK + SLACK);
+    /* nothing in create, everything at the first pose: a look after create alone would miss it */
+    const sampler_memory lazy = measure(&TEST_CODECS[3]);
+    assert_in_range(lazy.held_bytes, HELD + base, HELD + base + 2 * SLACK);
+    assert_int_equal(lazy.sample_allocations, 1);
+    /* grown by realloc: what is left */
+    const sampler_memory grown = measure(&TEST_CODECS[4]);
+    assert_in_range(grown.held_bytes, HELD + base, HELD + base + 2 * SLACK); /* 1000, 10900, ..., 100000 */
+    /* a pose that allocates is counted, and what it gives back is not held */
+    const sampler_memory per = measure(&TEST_CODECS[5]);
+    assert_in_range(per.held_bytes, HELD + base, HELD + base + SLACK);
+    assert_int_equal(per.sample_allocations, 64);
+    assert_true(per.sample_peak_bytes >= HELD + base + 1024);
+}
+
+/* The threshold: stream plus 32 KiB plus two poses of doubles. */
+static void test_decodes_ahead_threshold(void **state)
+{
+    (void)state;
+    assert_int_equal(runtime_small_context_bytes(30), 32768 + 2 * 80 * 30);
+    const sampler_memory m = measure(&TEST_CODECS[0]);
+    assert_int_equal(m.context_bytes, runtime_small_context_bytes(2));
+    assert_true(m.decodes_ahead == (m.held_bytes > (long long)m.stream_bytes + m.context_bytes));
+    assert_true(m.decodes_ahead); /* 100 kB held against 16 bytes of stream and a 33 kB context */
+}
+
+static measured_clip *load(const char *name)
+{
+    char err[256];
+    clip_source *s = clip_source_load(name, &CLIP_DEFAULTS, err, sizeof err);
+    measured_clip *m = s ? measured_clip_create(s, NULL, err, sizeof err) : NULL;
+    if (!m)
+        fail_msg("%s: %s", name, err);
+    return m;
+}
+
+/* Every row's declaration (`list`) against what its sampler holds on the study's clips at the
+ * row's defaults: a row that decodes ahead and does not say so fails here. */
+static void test_every_row_declares_what_it_holds(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", "jump", "mocap"};
+    for (int k = 0; k < 3; k++) {
+        measured_clip *mc = load(CLIPS[k]);
+        const anim_clip *clip = mc->source->clip;
+        double times[STUDY_TIME_COUNT];
+        pattern_times(PATTERN_PLAYBACK, clip->frame_count, clip->fps, times, STUDY_TIME_COUNT);
+        for (int i = 0; i < codec_count(); i++) {
+            const codec *c = codec_at(i);
+            if (c->flags & CODEC_UNAVAILABLE || !c->ops->encode)
+                continue;
+            codec_params p;
+            codec_params_init(c, &p);
+            byte_buffer stream;
+            bytes_init(&stream);
+            point_result r;
+            char err[512];
+            if (measure_point_stream(mc, c, &p, false, &r, &stream, err, sizeof err) != 0)
+                fail_msg("%s on %s: %s", c->name, CLIPS[k], err);
+            point_result_free(&r);
+            sampler_memory m;
+            if (runtime_sampler_memory(c, stream.data, stream.size, clip->rig, clip->frame_count, times,
+                                       STUDY_TIME_COUNT, &m, err, sizeof err) != 0)
+                fail_msg("%s on %s: %s", c->name, CLIPS[k], err);
+            bytes_free(&stream);
+            if (m.decodes_ahead != !!(c->flags & CODEC_DECODES_AHEAD))
+                fail_msg("%s on %s holds %lld bytes for a stream of %zu (a small context: %lld): it %s, and its row "
+                         "says %s", c->name, CLIPS[k], m.held_bytes, m.stream_bytes, m.context_bytes,
+                         m.decodes_ahead ? "decodes ahead" : "does not decode ahead",
+                         c->flags & CODEC_DECODES_AHEAD ? "it does" : "nothing (add CODEC_DECODES_AHEAD)");
+            /* no row allocates while it samples */
+            if (m.sample_allocations != 0)
+                fail_msg("%s on %s: %llu allocations in %d poses", c->name, CLIPS[k], m.sample_allocations,
+                         m.sample_calls);
+        }
+        measured_clip_free(mc);
+    }
+}
+
+/* The crowd: enough characters that the footprint passes the multiple of the cache asked (or the
+ * memory cap), each stream at least once; its figures are timings and are not looked at. */
+static void test_crowd_bookkeeping(void **state)
+{
+    (void)state;
+    const codec *c = &TEST_CODECS[0];
+    const uint8_t bytes[16] = {0};
+    const crowd_stream streams[2] = {{bytes, sizeof bytes, rig, 40, 30, 100100}, {bytes, sizeof bytes, rig, 80, 60, 100100}};
+    timer_config tc;
+    timer_config_default(&tc);
+    tc.runs = 1;
+    tc.budget_ms = 0.2;
+    crowd_result r;
+    char err[128];
+    assert_int_equal(runtime_crowd(c, streams, 2, 0.5, 64LL << 20, 2, &tc, &r, err, sizeof err), 0);
+    assert_true(r.characters >= 16 && r.streams == 2 && r.threads == 2);
+    const long long per = 16 + 100100 + 2 * 80;
+    assert_int_equal(r.footprint_bytes, per * r.characters);
+    const long long llc = r.llc_bytes > 0 ? r.llc_bytes : 32LL << 20;
+    assert_true(r.footprint_bytes >= llc / 2 || r.footprint_bytes + per > (64LL << 20) || r.characters == 16);
+    assert_true(r.footprint_bytes <= (64LL << 20) || r.characters == 16);
+    assert_true(r.per_pose.runs == 1 && r.per_pose_cores.runs == 1 && r.poses_per_second > 0);
+}
+
+/* A codec of the test build only (raw's ops under another name) goes through bench at equal error,
+ * the runtime report, its figure and `table`, with no edit anywhere. */
+static const codec RUNTIME_TEST_CODEC = {"test-runtime-raw", "raw's bytes under a test build's name", 0, NULL,
+                                         &RAW_CODEC_OPS, 1, "raw_codec.c raw_codec.h", NULL, 0};
+
+static int run_quietly(int (*command)(int, char **, int, char **), int argc, char **argv)
+{
+    fflush(stdout);
+    FILE *saved = stdout;
+    stdout = fopen("/dev/null", "w");
+    const int rc = command(argc, argv, argc, argv);
+    fclose(stdout);
+    stdout = saved;
+    return rc;
+}
+
+static void test_runtime_figure_and_table_follow_the_data(void **state)
+{
+    (void)state;
+    if (!codec_find("test-runtime-raw"))
+        assert_int_equal(codec_register(&RUNTIME_TEST_CODEC), 0);
+    char dir[128], json[200], cmd[900];
+    snprintf(dir, sizeof dir, "/tmp/animbench_test_runtime_%ld", (long)getpid());
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/figures", dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(json, sizeof json, "%s/rt.json", dir);
+    char *argv[] = {"--clips", "walk,jump", "--codecs", "test-runtime-raw,raw", "--target", "1", "--patterns",
+                    "playback,seek,first-pose,crowd", "--runs", "1", "--budget-ms", "0.2", "--crowd-llc", "0.01",
+                    "--json", json};
+    assert_int_equal(run_quietly(cmd_bench, 16, argv), 0);
+    snprintf(cmd, sizeof cmd, "scripts/runtime_report.sh %s/runtime study=%s >/dev/null 2>&1", dir, json);
+    if (system("command -v gnuplot >/dev/null 2>&1") == 0) {
+        assert_int_equal(system(cmd), 0);
+        snprintf(cmd, sizeof cmd,
+                 "grep -q '^study	1	test-runtime-raw	2	2' %s/runtime.tsv && grep -q '| `test-runtime-raw` | 2 of 2 |' "
+                 "%s/runtime_summary.md && grep -q test-runtime-raw %s/figures/runtime_1mm.svg",
+                 dir, dir, dir);
+        if (system(cmd) != 0)
+            fail_msg("the test codec is not in the runtime table, summary or figure (%s)", dir);
+        snprintf(cmd, sizeof cmd, "scripts/figures.sh %s >/dev/null 2>&1 && grep -q test-runtime-raw %s/figures/rt_decode_cost.svg",
+                 json, dir);
+        if (system(cmd) != 0)
+            fail_msg("the test codec is not in the decode cost figure (%s)", dir);
+    } else {
+        print_message("  gnuplot not here: the figure check is skipped\n");
+    }
+    char table[200];
+    snprintf(table, sizeof table, "%s/table.md", dir);
+    char *targv[] = {json, "--columns", "codec,clip,held_bytes,decodes_ahead,playback_ns,crowd_ns", "--out", table};
+    FILE *saved = stdout;
+    stdout = fopen("/dev/null", "w");
+    const int rc = cmd_table(5, targv);
+    fclose(stdout);
+    stdout = saved;
+    assert_int_equal(rc, 0);
+    snprintf(cmd, sizeof cmd, "grep -Eq '[|] test-runtime-raw [|] walk [|] [0-9]+ [|] no [|]' %s", table);
+    if (system(cmd) != 0)
+        fail_msg("the test codec's held memory is not in `table` (%s)", table);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_held_is_what_is_kept),
+        cmocka_unit_test(test_a_temporary_is_a_peak_not_held),
+        cmocka_unit_test(test_memory_freed_late_is_held),
+        cmocka_unit_test(test_decodes_ahead_threshold),
+        cmocka_unit_test(test_every_row_declares_what_it_holds),
+        cmocka_unit_test(test_crowd_bookkeeping),
+        cmocka_unit_test(test_runtime_figure_and_table_follow_the_data),
+    };
+    return cmocka_run_group_tests_name("runtime", tests, setup, teardown);
+}
