@@ -14,7 +14,8 @@ cap = real(ARG5)
 layouts = ARGC >= 6 ? ARG6 : ""  # codecs whose bytes alone do not decode to what their encoder reports
 prefix = ARGC >= 7 ? ARG7 : "rate_distortion"  # NAME_rate_distortion: one results file's figures never replace another's
 load "plots/styles.gp"
-layout_styles = system("scripts/codec_style.sh --words " . layouts)
+layout_styles = strlen(layouts) > 0 ? system("scripts/codec_style.sh --words " . layouts) : ""
+layout_colour(j) = j <= words(layouts) ? word(layout_styles, 4 * j - 3) : "#555555"
 set datafile separator "\t"
 set datafile missing "-"
 set logscale xy
@@ -52,7 +53,7 @@ do for [clip in clips] {
     plot for [i=1:words(codecs)] tsv using (curve(clip, word(codecs, i)) ? inside($12) : NaN):8 \
            with linespoints lw 2 dt dash_of(i) pt point_of(i) ps size_of(i) lc rgb colour_of(i) title label[i], \
          for [j=1:words(layouts)] '' using (curve(clip, word(layouts, j)) ? inside($15) : NaN):8 \
-           with points pt 3 ps 1.6 lw 1.5 lc rgb word(layout_styles, 4 * j - 3) \
+           with points pt 3 ps 1.6 lw 1.5 lc rgb layout_colour(j) \
            title sprintf("%s, its encoder's error", word(layouts, j)), \
          for [i=1:words(codecs)] '' using (curve(clip, word(codecs, i)) ? outside($12) : NaN):8 \
            with points pt point_of(i) ps size_of(i) lc rgb colour_of(i) notitle
