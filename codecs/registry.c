@@ -7,6 +7,7 @@
 
 #include "codecs/acl/acl_codec.h"
 #include "codecs/codec.h"
+#include "codecs/ozz/ozz_codec.h"
 #include "codecs/study/raw_codec.h"
 #include "codecs/shellpack/shellpack.h"
 #include "codecs/study/track_codecs.h"
@@ -29,6 +30,7 @@ extern const codec_ops EVERY_NTH_OPS;
 #define SHELLPACK(quaternion, per_channel, keys, predict, gzip) \
     (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip})
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
+#define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
 /* Declared parameters (codec.h): the study's tolerance rows, every-nth, ACL. */
 static const codec_param_decl STUDY_TOLERANCE[] = {
@@ -43,6 +45,13 @@ static const codec_param_decl EVERY_NTH_STEP[] = {
 static const codec_param_decl ACL_PRECISION[] = {
     {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
      "ACL's precision: the shell error it keeps every joint within (its default 0.1 mm)", NULL, +1},
+};
+static const codec_param_decl OZZ_TOLERANCE[] = {
+    {"tol_mm", PARAM_REAL, OZZ_DEFAULT_TOLERANCE_MM, 0, INFINITY, false, "mm",
+     "ozz's AnimationOptimizer tolerance: the error it allows on a joint's whole hierarchy (its default 1e-3 m)", NULL,
+     +1},
+    {"distance_m", PARAM_REAL, OZZ_DEFAULT_DISTANCE_M, 0, INFINITY, false, "m",
+     "the distance from a joint at which the optimizer measures error, skin emulated (its default 0.1)", NULL, 0},
 };
 static const codec_param_decl HIERARCHY_TOLERANCE[] = {
     {"tol_mm", PARAM_REAL, 1.0, 0, INFINITY, true, "mm",
@@ -136,6 +145,12 @@ static const codec CODECS[] = {
      ACL_ROW_FLAGS, (&(const acl_row_config){0}), &ACL_CODEC_OPS, 1, ACL_SOURCES, ACL_PRECISION, 1},
     {"acl-highest", "ACL v2.1 at compression level highest; otherwise as acl", ACL_ROW_FLAGS,
      (&(const acl_row_config){1}), &ACL_CODEC_OPS, 1, ACL_SOURCES, ACL_PRECISION, 1},
+    {"ozz", "ozz-animation 0.16: its AnimationOptimizer (hierarchical tolerance; its default settings) then its "
+            "AnimationBuilder; the stream is its archive of the runtime animation, sampled by its SamplingJob",
+     OZZ_ROW_FLAGS, (&(const ozz_row_config){1}), &OZZ_CODEC_OPS, 1, OZZ_SOURCES, OZZ_TOLERANCE, 2},
+    {"ozz-raw", "ozz-animation 0.16's runtime format alone: its AnimationBuilder on every frame (translations and "
+                "scales as half floats, rotations as three 15-bit components)",
+     OZZ_ROW_FLAGS, (&(const ozz_row_config){0}), &OZZ_CODEC_OPS, 1, OZZ_SOURCES, NO_PARAMS},
     {"shellpack", "issue 11: log-map curves, rest/constant folding, closed loop on ACL's shell distance per subtree, "
                   "steps 2^(-i/16), keys by rate and distortion, predictors, adaptive range coder; verified by decoding",
      CODEC_DECODES_AHEAD, SHELLPACK(false, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
@@ -170,6 +185,8 @@ const char *codec_unavailable_reason(const codec *c)
         return NULL;
     if (c->ops == &ACL_CODEC_OPS)
         return ACL_UNAVAILABLE_REASON;
+    if (c->ops == &OZZ_CODEC_OPS)
+        return OZZ_UNAVAILABLE_REASON;
     return "not built here (an optional library is missing)";
 }
 

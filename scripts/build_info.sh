@@ -4,14 +4,14 @@
 # that sweep results are keyed on), and the compiler flags.  The header is
 # rewritten only when its content changes, so it triggers no needless rebuild.
 set -euo pipefail
-out=$1 cflags=$2 libs=${3:-}
+out=$1 cflags=$2 libs=${3:-} ozz_libs=${4:-}
 cd "$(dirname "$0")/.."
 commit=$(git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)
 if [ "$commit" != unknown ] && ! git diff --quiet HEAD -- core codecs generators harness 2>/dev/null; then
   commit="$commit-dirty"
 fi
 # Optional libraries' version headers (ACL, RTM) count as sources: a new ACL re-measures its points.
-source_hash=$( { cat $(find core codecs generators harness -name '*.[ch]' -o -name '*.cpp' | LC_ALL=C sort); for f in $libs; do [ -f "$f" ] && cat "$f"; done; } | sha256sum | cut -c1-16)
+source_hash=$( { cat $(find core codecs generators harness -name '*.[ch]' -o -name '*.cpp' | LC_ALL=C sort); for f in $libs $ozz_libs; do [ -f "$f" ] && cat "$f"; done; } | sha256sum | cut -c1-16)
 # What a point's cache key is made of (harness/measure/provenance.c): the measuring code (clip model,
 # metrics, generators, point measurement and its JSON, the codec interface), and each codec
 # module's own files, so that editing one codec re-measures only the rows built from it.
@@ -27,6 +27,8 @@ for f in $(find codecs -name '*.[ch]' -o -name '*.cpp' | LC_ALL=C sort); do
 "
 done
 lib_hash=$( { for f in $libs; do [ -f "$f" ] && cat "$f"; done; echo; } | sha256sum | cut -c1-16)
+# ozz-animation: the sources the build compiles (it has no version header)
+ozz_hash=$( { for f in $ozz_libs; do [ -f "$f" ] && cat "$f"; done; echo; } | sha256sum | cut -c1-16)
 esc=$(printf '%s' "$cflags" | sed 's/\\/\\\\/g; s/"/\\"/g')
 tmp=$(mktemp)
 cat > "$tmp" <<EOT
@@ -37,7 +39,8 @@ cat > "$tmp" <<EOT
 #define ANIMBENCH_MEASURE_HASH "$measure_hash"
 #define ANIMBENCH_CODEC_FILES \\
 $(printf '%s' "$codec_files" | sed 's/$/ \\/')
-    {"lib:acl", "$lib_hash"}
+    {"lib:acl", "$lib_hash"}, \\
+    {"lib:ozz", "$ozz_hash"}
 EOT
 mkdir -p "$(dirname "$out")"
 if [ -f "$out" ] && cmp -s "$tmp" "$out"; then rm -f "$tmp"; else mv "$tmp" "$out"; fi

@@ -11,8 +11,10 @@ have_header zlib.h || need+=(zlib1g-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
 command -v ${CC:-cc} >/dev/null 2>&1 || need+=(build-essential)
-# ACL's rows (codecs/acl/acl_shim.cpp) need a C++ compiler when ACL's headers are present.
-if [ -f "${ACL_DIR:-../shared/third_party/acl}/includes/acl/compression/compress.h" ]; then
+# ACL's and ozz's rows (codecs/acl/acl_shim.cpp, codecs/ozz/ozz_shim.cpp) need a C++ compiler when
+# their sources are present.
+if [ -f "${ACL_DIR:-../shared/third_party/acl}/includes/acl/compression/compress.h" ] ||
+   [ -f "${OZZ_DIR:-../shared/third_party/ozz}/include/ozz/animation/runtime/animation.h" ]; then
   command -v g++ >/dev/null 2>&1 || need+=(g++)
 fi
 if [ "${ANIMBENCH_NEED_CLANG:-0}" = 1 ]; then   # the determinism check and the fuzzer

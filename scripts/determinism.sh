@@ -4,7 +4,7 @@
 # prints byte-identical output with each, on one thread and on several, and
 # that `animbench run` reports identical figures (every metric, and the
 # stream's FNV-1a fingerprint) for a few codecs, clips and an imported BVH
-# file, ACL's rows included when ACL is built.
+# file, ACL's and ozz's rows included when they are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ref=""
@@ -36,6 +36,14 @@ run() {
         "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec acl
       else
         echo "determinism: ACL rows not built here (skipped)" >&2
+      fi
+      # ozz-animation (C++17, the matching C++ compiler) when its sources are found
+      if grep -q "^  ozz " <<<"$listing" && ! awk '$1 == "ozz" {f = 1; next} f && /^  [a-z]/ {exit} f && /UNAVAILABLE/ {u = 1} END {exit !u}' <<<"$listing"; then
+        "build-det-$name/animbench" run --clip jump --codec ozz --tol-mm 0.5
+        "build-det-$name/animbench" run --clip mocap --codec ozz-raw
+        "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec ozz
+      else
+        echo "determinism: ozz rows not built here (skipped)" >&2
       fi
     } > "build-det-$name/tables.$threads.txt" || { echo "determinism: $name: a run failed"; status=1; differ=$((differ + 1)); }
     if [ -z "$ref" ]; then ref="build-det-$name/tables.$threads.txt"; continue; fi

@@ -11,20 +11,23 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
 pin=$(( $(nproc) - 1 ))
-codecs="raw,linear,cubic,cubic-q-sc,every-nth"
-if grep -q "^  acl " <<<"$("$bin" list)" && ! grep -q UNAVAILABLE <<<"$("$bin" list)"; then codecs="$codecs,acl"; fi
+codecs=$(scripts/available_codecs.sh "$bin" raw,linear,cubic,cubic-q-sc,every-nth,acl,ozz,shellpack 2>/dev/null)
 tsv=results/scale.tsv
 tmp=$(mktemp)
 echo -e "# animbench scale: medians of 3 runs pinned to CPU $pin; peak RSS of the bench process\nseries\tn\tcodec\tencode_ns\tdecode_ns\tpeak_rss_kib" >"$tmp"
 measure() { # series n clip
-  local out
-  out=$("$bin" bench --clips "$3" --codecs "$codecs" --runs 3 --budget-ms 5 --pin "$pin" 2>/dev/null)
+  local out json
+  json=$(mktemp --suffix=.json)
+  out=$("$bin" bench --clips "$3" --codecs "$codecs" --patterns whole-clip,encode --runs 3 --budget-ms 5 --pin "$pin" \
+        --json "$json" 2>/dev/null)
   local rss
   rss=$(sed -n 's/^peak RSS of this process: \([0-9]*\) KiB/\1/p' <<<"$out")
-  awk -v s="$1" -v n="$2" -v rss="$rss" '
-    $2 == "whole" && $3 == "clip" {dec[$1] = $4}
-    $2 == "encode" {enc[$1] = $3; order[++k] = $1}
-    END {for (i = 1; i <= k; i++) printf "%s\t%s\t%s\t%s\t%s\t%s\n", s, n, order[i], enc[order[i]], dec[order[i]], rss}' <<<"$out" >>"$tmp"
+  awk -F'\t' -v s="$1" -v n="$2" -v rss="$rss" '
+    NR > 2 && $3 == "whole_clip" {dec[$1] = $4}
+    NR > 2 && $3 == "encode" {enc[$1] = $4; order[++k] = $1}
+    END {for (i = 1; i <= k; i++) printf "%s\t%s\t%s\t%s\t%s\t%s\n", s, n, order[i], enc[order[i]], dec[order[i]], rss}' \
+    "${json%.json}_timings.tsv" >>"$tmp"
+  rm -f "$json" "${json%.json}".tsv "${json%.json}"_timings.tsv "${json%.json}"_techniques.tsv
   echo "scale: $1 $2 done" >&2
 }
 for frames in 250 500 1000 2000 4000 8000 16000 32000; do  # 31 x 32,000 is within the joint-sample limit
@@ -40,8 +43,7 @@ mv "$tmp" "$tsv"
 # to 1,000,000 frames (16 x 10^6 is within encode's 16,777,216 joint-samples),
 # the rows that hold any length.  Encode time (median of 3 up to 10^4 frames,
 # one run above) and peak RSS against the clip's size.
-long_codecs="raw linear-sc cubic-sc cubic-q-sc every-nth"
-if grep -q "^  acl " <<<"$("$bin" list)" && ! grep -q UNAVAILABLE <<<"$("$bin" list)"; then long_codecs="$long_codecs acl"; fi
+long_codecs=$(scripts/available_codecs.sh "$bin" raw,linear-sc,cubic-sc,cubic-q-sc,every-nth,acl 2>/dev/null | tr ',' ' ')
 long=results/scale_long.tsv
 tmp=$(mktemp)
 echo -e "# animbench scale, long clips: animbench encode pinned to CPU $pin\nframes\tcodec\tencode_s\tpeak_rss_mb\tclip_mb\tbytes" >"$tmp"

@@ -30,17 +30,16 @@ fi
 speed=$(mktemp)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
-  local label=$1 clip=$2 unit=$3 up=$4 out
-  out=$("$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,acl --tol-mm 0.1 --runs 5 \
-        --pin "$pin" 2>/dev/null)
-  local js
-  js=$(sed -n 's/.*(\([0-9]*\) frames, \([0-9]*\) bones).*/\1 \2/p' <<<"$out" | awk '{print $1 * $2}')
-  for codec in shellpack acl; do
-    awk -v c="$codec" -v l="$label" -v js="$js" '
-      $1 == c && $2 == "whole" {d = $4 "\t" $5 "\t" $6}
-      $1 == c && $2 == "encode" {en = $3 "\t" $4 "\t" $5}
-      END {print l "\t" js "\t" c "\t" d "\t" en}' <<<"$out" >>"$speed"
-  done
+  local label=$1 clip=$2 unit=$3 up=$4 json
+  json=$(mktemp --suffix=.json)
+  "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,acl --tol-mm 0.1 --runs 5 \
+    --patterns whole-clip,encode --pin "$pin" --json "$json" >/dev/null 2>&1
+  awk -F'\t' -v l="$label" '
+    NR > 2 && $3 == "whole_clip" {d[$1] = $4 "\t" $5 "\t" $6; js = $9}
+    NR > 2 && $3 == "encode" {en[$1] = $4 "\t" $5 "\t" $6}
+    END {for (c in d) order[c == "shellpack" ? 1 : 2] = c; for (i = 1; i <= 2; i++) if (i in order)
+           print l "\t" js "\t" order[i] "\t" d[order[i]] "\t" en[order[i]]}' "${json%.json}_timings.tsv" >>"$speed"
+  rm -f "$json" "${json%.json}".tsv "${json%.json}"_timings.tsv "${json%.json}"_techniques.tsv
 }
 bench_one walk walk 1 y
 bench_one jump jump 1 y

@@ -145,7 +145,7 @@ if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\37
   passed=$((passed + 1)); else failed=$((failed + 1)); echo "limits: FAILED: a byte that is not UTF-8 reached the JSON"; fi
 
 # A random clip's own commas stay in it in a list of clips.
-expect 0 "decode cost on random:bones=4,frames=20 (20 frames, 4 bones)" -- \
+expect 0 "random:bones=4,frames=20 memory: stream 3216 B" -- \
   "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
 
 # Issue 13: the measuring commands stop at 1,048,576 joint-samples and name

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "codecs/acl/acl_codec.h"
+#include "codecs/ozz/ozz_codec.h"
 #include "core/gzip_size.h"
 #include "build_info.h"
 
@@ -72,6 +73,7 @@ void provenance_collect(provenance *p)
     p->cores = machine_cores;
     p->zlib_version = gzip_zlib_version();
     p->acl_library = acl_codec_library();
+    p->ozz_library = ozz_codec_library();
     const time_t now = time(NULL);
     struct tm tm;
     gmtime_r(&now, &tm);

@@ -14,6 +14,7 @@ typedef struct provenance {
     char os[200];
     const char *zlib_version;
     const char *acl_library; /* "ACL 2.1.0, RTM 2.2.0" or "not built: ..." */
+    const char *ozz_library; /* "ozz-animation 0.16.0" or "not built: ..." */
     char date[32];
     bool optimised; /* built with optimisation: timings are meaningful */
 } provenance;

@@ -46,6 +46,7 @@ cJSON *results_context(int argc, char **argv)
     add_text(c, "os", p.os);
     cJSON_AddStringToObject(c, "zlib_version", p.zlib_version);
     cJSON_AddStringToObject(c, "acl_library", p.acl_library);
+    cJSON_AddStringToObject(c, "ozz_library", p.ozz_library);
     cJSON_AddStringToObject(c, "date", p.date);
     cJSON *cmd = cJSON_AddArrayToObject(c, "command_line");
     for (int i = 0; i < argc; i++)
