@@ -184,7 +184,7 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables sweep bench runtime acl-compare
+.PHONY: tables sweep bench runtime ozz acl-compare
 tables: $(BIN)
 	$(BIN) tables
 
@@ -241,6 +241,12 @@ corpus: deps $(BIN)
 # minutes; the Bandai corpus's rows come from make corpus).
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
+
+# ozz-animation (issue 24) beside ACL, shellpack and the harness's imitation of ozz, at equal
+# measured shell error and at the same tolerance settings, on the study's clips and the captures,
+# with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh).
+ozz: deps $(BIN)
+	@scripts/ozz.sh $(BIN)
 
 # Key selection strategies side by side (issue 12): results/keys.json and keys_corpus.json (the study's
 # clips, the captures, the Bandai corpus at equal joint error), encoder timings, results/keys_summary.md

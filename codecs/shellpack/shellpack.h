@@ -115,6 +115,27 @@ int sp_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, 
 /* The decoded clip of a plan; NULL when out of memory. */
 anim_clip *sp_plan_to_clip(const sp_plan *p, const anim_rig *rig, double fps);
 
+/* Pieces both stream formats share (shellpack_format.c). */
+void sp_put_varint(byte_buffer *b, uint64_t v);
+bool sp_get_varint(const uint8_t *data, size_t size, size_t *pos, uint64_t *v); /* shortest form only */
+bool sp_joint_animated(const sp_plan *p, int bone);
+bool sp_type_animated(const sp_plan *p, int type);
+bool sp_any_animated(const sp_plan *p);
+/* Each sub-track's mode (2 bits) and each constant sub-track's values (f32), and back. */
+void sp_write_folding(const sp_plan *p, byte_buffer *folding, byte_buffer *constants);
+int sp_read_folding(sp_plan *p, const uint8_t *folding_data, size_t folding_size, const uint8_t *constants_data,
+                    size_t constants_size, char *err, size_t err_size);
+/* Steps and predictors of every animated sub-track, range coded. */
+void sp_write_steps(const sp_plan *p, byte_buffer *out);
+int sp_read_steps(sp_plan *p, const uint8_t *data, size_t size, char *err, size_t err_size);
+/* A rotation's quaternion from its stored components (log map or quaternion). */
+void sp_to_rotation(const sp_plan *p, const double *v, double q[4]);
+/* Every rotation the plan decodes to within the range the exponential is exact for. */
+int sp_check_rotations(const sp_plan *p, char *err, size_t err_size);
+uint32_t sp_magnitude(int32_t r);
+/* A curve's residual context: the bit length of the larger of its last two residuals' magnitudes. */
+int sp_curve_context(uint32_t m1, uint32_t m2);
+
 /* The predictors, shared by the encoder and the decoder. */
 typedef struct sp_predictor_state {
     int64_t k1, k2;

@@ -99,7 +99,7 @@ static void exp_map(const double v[3], double q[4])
     q[3] = c;
 }
 
-static void to_rotation(const sp_plan *p, const double *v, double q[4])
+void sp_to_rotation(const sp_plan *p, const double *v, double q[4])
 {
     if (p->rot_comps == 3) {
         exp_map(v, q);
@@ -164,7 +164,7 @@ void sp_decode_track(const sp_plan *p, const anim_rig *rig, int bone, int type, 
         else if (comps == 4)
             v[3] = 1;
         if (type == SP_ROT)
-            to_rotation(p, v, pose);
+            sp_to_rotation(p, v, pose);
         else
             memcpy(pose, v, 3 * sizeof *pose);
         for (int f = f0; f <= f1; f++)
@@ -178,7 +178,7 @@ void sp_decode_track(const sp_plan *p, const anim_rig *rig, int bone, int type, 
             double *o = out + (size_t)(f - f0) * POSE_STRIDE + at;
             const double *v = values + (size_t)(f - g0) * comps;
             if (type == SP_ROT)
-                to_rotation(p, v, o);
+                sp_to_rotation(p, v, o);
             else
                 memcpy(o, v, 3 * sizeof *o);
         }
@@ -257,7 +257,7 @@ void sp_predictor_update(int predictor, sp_predictor_state *s, int32_t value, in
 
 /* ---- writing ---- */
 
-static void put_varint(byte_buffer *b, uint64_t v)
+void sp_put_varint(byte_buffer *b, uint64_t v)
 {
     while (v >= 0x80) {
         bytes_u8(b, (uint8_t)(v | 0x80));
@@ -266,7 +266,7 @@ static void put_varint(byte_buffer *b, uint64_t v)
     bytes_u8(b, (uint8_t)v);
 }
 
-static bool get_varint(const uint8_t *data, size_t size, size_t *pos, uint64_t *v)
+bool sp_get_varint(const uint8_t *data, size_t size, size_t *pos, uint64_t *v)
 {
     uint64_t x = 0;
     for (int i = 0; i < 10 && *pos < size; i++) {
@@ -284,7 +284,7 @@ static bool get_varint(const uint8_t *data, size_t size, size_t *pos, uint64_t *
     return false;
 }
 
-static bool joint_animated(const sp_plan *p, int bone)
+bool sp_joint_animated(const sp_plan *p, int bone)
 {
     for (int type = 0; type < SP_TYPES; type++)
         if (sp_track_at(p, bone, type)->mode == SP_ANIM)
@@ -320,17 +320,17 @@ static void step_models_init(step_models *m)
             m->predictor[t][i] = RC_PROB_INIT;
 }
 
-static bool any_animated(const sp_plan *p)
+bool sp_any_animated(const sp_plan *p)
 {
     for (int b = 0; b < p->bones; b++)
-        if (joint_animated(p, b))
+        if (sp_joint_animated(p, b))
             return true;
     return false;
 }
 
-static void write_steps(const sp_plan *p, byte_buffer *out)
+void sp_write_steps(const sp_plan *p, byte_buffer *out)
 {
-    if (!any_animated(p))
+    if (!sp_any_animated(p))
         return;
     rc_encoder e;
     rc_encoder_init(&e, out);
@@ -356,15 +356,15 @@ static void write_steps(const sp_plan *p, byte_buffer *out)
     rc_encoder_finish(&e);
 }
 
-static int read_steps(sp_plan *p, section s, char *err, size_t err_size)
+int sp_read_steps(sp_plan *p, const uint8_t *data, size_t size, char *err, size_t err_size)
 {
-    if (!any_animated(p)) {
-        if (s.size)
-            return snprintf(err, err_size, "shellpack stream: %zu bytes of steps, no animated sub-track", s.size), -1;
+    if (!sp_any_animated(p)) {
+        if (size)
+            return snprintf(err, err_size, "shellpack stream: %zu bytes of steps, no animated sub-track", size), -1;
         return 0;
     }
     rc_decoder d;
-    rc_decoder_init(&d, s.data, s.size);
+    rc_decoder_init(&d, data, size);
     step_models m;
     step_models_init(&m);
     int previous[SP_TYPES] = {0, 0, 0};
@@ -391,7 +391,7 @@ static int read_steps(sp_plan *p, section s, char *err, size_t err_size)
             }
         }
     if (d.overrun)
-        return snprintf(err, err_size, "shellpack stream: the steps (%zu bytes) end before their last sub-track", s.size),
+        return snprintf(err, err_size, "shellpack stream: the steps (%zu bytes) end before their last sub-track", size),
                -1;
     return 0;
 }
@@ -409,7 +409,7 @@ static void write_keys(const sp_plan *p, byte_buffer *out)
 {
     bool any = false;
     for (int b = 0; b < p->bones && !any; b++)
-        any = joint_animated(p, b) && joint_has_gaps(p, b);
+        any = sp_joint_animated(p, b) && joint_has_gaps(p, b);
     if (!any)
         return;
     rc_encoder e;
@@ -417,7 +417,7 @@ static void write_keys(const sp_plan *p, byte_buffer *out)
     key_models m;
     key_models_init(&m);
     for (int b = 0; b < p->bones; b++) {
-        if (!joint_animated(p, b))
+        if (!sp_joint_animated(p, b))
             continue;
         const bool gaps = joint_has_gaps(p, b);
         rc_encode_bit(&e, &m.has_gaps, gaps);
@@ -428,13 +428,13 @@ static void write_keys(const sp_plan *p, byte_buffer *out)
     rc_encoder_finish(&e);
 }
 
-static uint32_t magnitude(int32_t r)
+uint32_t sp_magnitude(int32_t r)
 {
     return r < 0 ? 0u - (uint32_t)r : (uint32_t)r;
 }
 
 /* The residual context of a curve: the bit length of the larger of its last two residuals' magnitudes. */
-static int curve_context(uint32_t m1, uint32_t m2)
+int sp_curve_context(uint32_t m1, uint32_t m2)
 {
     return residual_context(m1 > m2 ? m1 : m2);
 }
@@ -461,10 +461,10 @@ static void walk_residuals(const sp_plan *p, int type, const residual_sink *sink
                 if (!kept[f])
                     continue;
                 const int32_t r = sp_wrap32((int64_t)k[f] - sp_predict(t->predictor[c], &s));
-                sink->emit(sink->self, c, curve_context(m1, m2), r);
+                sink->emit(sink->self, c, sp_curve_context(m1, m2), r);
                 sp_predictor_update(t->predictor[c], &s, k[f], r);
                 m2 = m1;
-                m1 = magnitude(r);
+                m1 = sp_magnitude(r);
             }
         }
     }
@@ -489,10 +489,10 @@ static void varint_emit(void *self, int comp, int ctx, int32_t r)
 {
     (void)comp;
     (void)ctx;
-    put_varint(self, ((uint32_t)r << 1) ^ (uint32_t)-(int32_t)(r < 0)); /* zigzag */
+    sp_put_varint(self, ((uint32_t)r << 1) ^ (uint32_t)-(int32_t)(r < 0)); /* zigzag */
 }
 
-static bool type_animated(const sp_plan *p, int type)
+bool sp_type_animated(const sp_plan *p, int type)
 {
     for (int b = 0; b < p->bones; b++)
         if (sp_track_at(p, b, type)->mode == SP_ANIM)
@@ -502,7 +502,7 @@ static bool type_animated(const sp_plan *p, int type)
 
 static int write_residuals(const sp_plan *p, int type, bool gzip, byte_buffer *out, char *err, size_t err_size)
 {
-    if (!type_animated(p, type))
+    if (!sp_type_animated(p, type))
         return 0;
     if (!gzip) {
         /* a varint of the range coder's bytes, its bytes, then the raw bits */
@@ -516,7 +516,7 @@ static int write_residuals(const sp_plan *p, int type, bool gzip, byte_buffer *o
         walk_residuals(p, type, &(residual_sink){rc_emit, &s});
         rc_encoder_finish(&s.e);
         bit_writer_finish(&s.raw);
-        put_varint(out, coded.size);
+        sp_put_varint(out, coded.size);
         bytes_append(out, coded.data, coded.size);
         bytes_append(out, raw_bits.data, raw_bits.size);
         const bool failed = coded.failed || raw_bits.failed;
@@ -533,7 +533,7 @@ static int write_residuals(const sp_plan *p, int type, bool gzip, byte_buffer *o
     uint8_t *z = raw.failed ? NULL : malloc(packed);
     const int rc = z ? compress2(z, &packed, raw.data, (uLong)raw.size, 9) : Z_MEM_ERROR;
     if (rc == Z_OK) {
-        put_varint(out, raw.size);
+        sp_put_varint(out, raw.size);
         bytes_append(out, z, packed);
     }
     free(z);
@@ -543,12 +543,8 @@ static int write_residuals(const sp_plan *p, int type, bool gzip, byte_buffer *o
     return rc == Z_OK ? 0 : -1;
 }
 
-int sp_write(const sp_plan *p, const sp_header *h, const anim_rig *rig, byte_buffer *out, codec_part *parts,
-             int *part_count, char *err, size_t err_size)
+void sp_write_folding(const sp_plan *p, byte_buffer *folding, byte_buffer *constants)
 {
-    byte_buffer sec[SP_SECTIONS];
-    for (int i = 0; i < SP_SECTIONS; i++)
-        bytes_init(&sec[i]);
     uint8_t packed = 0;
     int nbits = 0;
     for (int b = 0; b < p->bones; b++)
@@ -556,19 +552,26 @@ int sp_write(const sp_plan *p, const sp_header *h, const anim_rig *rig, byte_buf
             const sp_track *t = sp_track_at(p, b, type);
             packed |= (uint8_t)(t->mode << nbits);
             if ((nbits += 2) == 8) {
-                bytes_u8(&sec[SEC_FOLDING], packed);
+                bytes_u8(folding, packed);
                 packed = 0;
                 nbits = 0;
             }
             if (t->mode == SP_CONST)
                 for (int c = 0; c < sp_comps(p, type); c++)
-                    bytes_f32(&sec[SEC_CONSTANTS], t->constant[c]);
-            if (t->mode == SP_ANIM) {
-            }
+                    bytes_f32(constants, t->constant[c]);
         }
     if (nbits)
-        bytes_u8(&sec[SEC_FOLDING], packed);
-    write_steps(p, &sec[SEC_STEPS]);
+        bytes_u8(folding, packed);
+}
+
+int sp_write(const sp_plan *p, const sp_header *h, const anim_rig *rig, byte_buffer *out, codec_part *parts,
+             int *part_count, char *err, size_t err_size)
+{
+    byte_buffer sec[SP_SECTIONS];
+    for (int i = 0; i < SP_SECTIONS; i++)
+        bytes_init(&sec[i]);
+    sp_write_folding(p, &sec[SEC_FOLDING], &sec[SEC_CONSTANTS]);
+    sp_write_steps(p, &sec[SEC_STEPS]);
     write_keys(p, &sec[SEC_KEYS]);
     int rc = 0;
     for (int type = 0; type < SP_TYPES && rc == 0; type++)
@@ -584,7 +587,7 @@ int sp_write(const sp_plan *p, const sp_header *h, const anim_rig *rig, byte_buf
         bytes_f32(out, h->shell_mm);
         bytes_u32(out, sp_rig_checksum(rig));
         for (int i = 0; i < SP_SECTIONS; i++)
-            put_varint(out, sec[i].size);
+            sp_put_varint(out, sec[i].size);
         parts[0] = (codec_part){"header", (long)(out->size - start)};
         *part_count = 1;
         for (int i = 0; i < SP_SECTIONS; i++) {
@@ -615,14 +618,14 @@ static int read_keys(sp_plan *p, section s, char *err, size_t err_size)
 {
     if (s.size == 0)
         return 0;
-    if (!any_animated(p))
+    if (!sp_any_animated(p))
         return snprintf(err, err_size, "shellpack stream: %zu bytes of key masks, no animated joint", s.size), -1;
     rc_decoder d;
     rc_decoder_init(&d, s.data, s.size);
     key_models m;
     key_models_init(&m);
     for (int b = 0; b < p->bones; b++) {
-        if (!joint_animated(p, b) || !rc_decode_bit(&d, &m.has_gaps))
+        if (!sp_joint_animated(p, b) || !rc_decode_bit(&d, &m.has_gaps))
             continue;
         uint8_t *kept = sp_kept(p, b);
         for (int f = 1; f < p->frames - 1; f++)
@@ -638,7 +641,7 @@ static int read_keys(sp_plan *p, section s, char *err, size_t err_size)
 static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err, size_t err_size)
 {
     static const char *const NAMES[SP_TYPES] = {"rotation", "translation", "scale"};
-    if (!type_animated(p, type)) {
+    if (!sp_type_animated(p, type)) {
         if (s.size)
             return snprintf(err, err_size, "shellpack stream: %zu bytes of %s residuals, no animated %s", s.size,
                             NAMES[type], NAMES[type]),
@@ -658,7 +661,7 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
     if (gzip) {
         size_t pos = 0;
         uint64_t declared;
-        if (!get_varint(s.data, s.size, &pos, &declared) || declared < count || declared > 5 * (uint64_t)count)
+        if (!sp_get_varint(s.data, s.size, &pos, &declared) || declared < count || declared > 5 * (uint64_t)count)
             return snprintf(err, err_size, "shellpack stream: the %s residuals' length is missing or not %zu to %zu bytes",
                             NAMES[type], count, 5 * count),
                    -1;
@@ -677,7 +680,7 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
     } else {
         size_t pos = 0;
         uint64_t coded;
-        if (!get_varint(s.data, s.size, &pos, &coded) || coded > s.size - pos)
+        if (!sp_get_varint(s.data, s.size, &pos, &coded) || coded > s.size - pos)
             return snprintf(err, err_size,
                             "shellpack stream: the %s residuals' coded length is missing or past their %zu bytes",
                             NAMES[type], s.size),
@@ -704,17 +707,17 @@ static int read_residuals(sp_plan *p, int type, bool gzip, section s, char *err,
                 int32_t r;
                 if (gzip) {
                     uint64_t z;
-                    if (!get_varint(raw, raw_size, &raw_pos, &z) || z > UINT32_MAX) {
+                    if (!sp_get_varint(raw, raw_size, &raw_pos, &z) || z > UINT32_MAX) {
                         bad = true;
                         break;
                     }
                     r = sp_wrap32((int64_t)(z >> 1) ^ -(int64_t)(z & 1));
                 } else
-                    r = residual_decode(&d, &bits, &model, curve_context(m1, m2));
+                    r = residual_decode(&d, &bits, &model, sp_curve_context(m1, m2));
                 k[f] = sp_wrap32(sp_predict(pred, &st) + r);
                 sp_predictor_update(pred, &st, k[f], r);
                 m2 = m1;
-                m1 = magnitude(r);
+                m1 = sp_magnitude(r);
             }
         }
     }
@@ -734,7 +737,7 @@ static bool rotation_in_range(const double *v)
     return v[0] * v[0] + v[1] * v[1] + v[2] * v[2] <= 4 * SP_HALF_ANGLE_MAX * SP_HALF_ANGLE_MAX;
 }
 
-static int check_rotations(const sp_plan *p, char *err, size_t err_size)
+int sp_check_rotations(const sp_plan *p, char *err, size_t err_size)
 {
     if (p->rot_comps != 3)
         return 0;
@@ -759,6 +762,49 @@ static int check_rotations(const sp_plan *p, char *err, size_t err_size)
                                 f),
                        -1;
         }
+    }
+    return 0;
+}
+
+int sp_read_folding(sp_plan *p, const uint8_t *folding_data, size_t folding_size, const uint8_t *constants_data,
+                    size_t constants_size, char *err, size_t err_size)
+{
+    const size_t folding = ((size_t)p->bones * SP_TYPES * 2 + 7) / 8;
+    if (folding_size != folding) {
+        snprintf(err, err_size, "shellpack stream: folding is %zu bytes, %d joints need %zu", folding_size,
+                 p->bones, folding);
+        return -1;
+    }
+    size_t const_bytes = 0;
+    for (int b = 0; b < p->bones; b++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            const size_t i = (size_t)b * SP_TYPES + type;
+            sp_track *t = sp_track_at(p, b, type);
+            t->mode = (uint8_t)((folding_data[i / 4] >> (2 * (i % 4))) & 3);
+            if (t->mode > SP_ANIM) {
+                snprintf(err, err_size, "shellpack stream: joint %d, sub-track %d: mode 3 is not a mode", b, type);
+                return -1;
+            }
+            const size_t comps = (size_t)sp_comps(p, type);
+            if (t->mode == SP_CONST) {
+                if (const_bytes + 4 * comps > constants_size) {
+                    snprintf(err, err_size, "shellpack stream: the constants end before joint %d's", b);
+                    return -1;
+                }
+                for (size_t c = 0; c < comps; c++) {
+                    t->constant[c] = load_f32(constants_data + const_bytes + 4 * c);
+                    if (!isfinite(t->constant[c])) {
+                        snprintf(err, err_size, "shellpack stream: joint %d's constant is not finite", b);
+                        return -1;
+                    }
+                }
+                const_bytes += 4 * comps;
+            }
+        }
+    if (const_bytes != constants_size) {
+        snprintf(err, err_size, "shellpack stream: constants %zu bytes, the folding implies %zu",
+                 constants_size, const_bytes);
+        return -1;
     }
     return 0;
 }
@@ -793,7 +839,7 @@ int sp_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, 
     uint64_t total = 0;
     for (int i = 0; i < SP_SECTIONS; i++) {
         uint64_t n;
-        if (!get_varint(bytes, size, &pos, &n))
+        if (!sp_get_varint(bytes, size, &pos, &n))
             return snprintf(err, err_size, "shellpack stream: the size of section %d (%s) is cut or not in shortest form",
                             i, SECTION_NAMES[i]),
                    -1;
@@ -811,51 +857,17 @@ int sp_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, 
     }
     if (sp_plan_init(p, rig->bone_count, (int)frames, h->flags & SP_FLAG_QUATERNION ? 4 : 3) != 0)
         return snprintf(err, err_size, "out of memory"), -1;
-    const size_t folding = ((size_t)rig->bone_count * SP_TYPES * 2 + 7) / 8;
-    if (sec[SEC_FOLDING].size != folding) {
-        snprintf(err, err_size, "shellpack stream: folding is %zu bytes, %d joints need %zu", sec[SEC_FOLDING].size,
-                 rig->bone_count, folding);
+    if (sp_read_folding(p, sec[SEC_FOLDING].data, sec[SEC_FOLDING].size, sec[SEC_CONSTANTS].data,
+                        sec[SEC_CONSTANTS].size, err, err_size) != 0)
         goto bad;
-    }
-    size_t const_bytes = 0;
-    for (int b = 0; b < p->bones; b++)
-        for (int type = 0; type < SP_TYPES; type++) {
-            const size_t i = (size_t)b * SP_TYPES + type;
-            sp_track *t = sp_track_at(p, b, type);
-            t->mode = (uint8_t)((sec[SEC_FOLDING].data[i / 4] >> (2 * (i % 4))) & 3);
-            if (t->mode > SP_ANIM) {
-                snprintf(err, err_size, "shellpack stream: joint %d, sub-track %d: mode 3 is not a mode", b, type);
-                goto bad;
-            }
-            const size_t comps = (size_t)sp_comps(p, type);
-            if (t->mode == SP_CONST) {
-                if (const_bytes + 4 * comps > sec[SEC_CONSTANTS].size) {
-                    snprintf(err, err_size, "shellpack stream: the constants end before joint %d's", b);
-                    goto bad;
-                }
-                for (size_t c = 0; c < comps; c++) {
-                    t->constant[c] = load_f32(sec[SEC_CONSTANTS].data + const_bytes + 4 * c);
-                    if (!isfinite(t->constant[c])) {
-                        snprintf(err, err_size, "shellpack stream: joint %d's constant is not finite", b);
-                        goto bad;
-                    }
-                }
-                const_bytes += 4 * comps;
-            }
-        }
-    if (const_bytes != sec[SEC_CONSTANTS].size) {
-        snprintf(err, err_size, "shellpack stream: constants %zu bytes, the folding implies %zu",
-                 sec[SEC_CONSTANTS].size, const_bytes);
-        goto bad;
-    }
-    if (read_steps(p, sec[SEC_STEPS], err, err_size) != 0)
+    if (sp_read_steps(p, sec[SEC_STEPS].data, sec[SEC_STEPS].size, err, err_size) != 0)
         goto bad;
     if (read_keys(p, sec[SEC_KEYS], err, err_size) != 0)
         goto bad;
     for (int type = 0; type < SP_TYPES; type++)
         if (read_residuals(p, type, h->flags & SP_FLAG_GZIP, sec[SEC_ROT + type], err, err_size) != 0)
             goto bad;
-    if (check_rotations(p, err, err_size) != 0)
+    if (sp_check_rotations(p, err, err_size) != 0)
         goto bad;
     return 0;
 bad:
