@@ -35,9 +35,19 @@ void codec_params_init(const codec *c, codec_params *p)
     p->lever_m = 0.35;
     p->step = 2;
     for (int i = 0; i < c->param_count && i < CODEC_MAX_PARAMS; i++) {
-        char err[8];
+        char err[512];
         codec_param_set(c, p, i, c->params[i].def, err, sizeof err);
     }
+}
+
+codec_params codec_params_with(const codec *c, double tol_mm, double lever_m, int step)
+{
+    codec_params p;
+    codec_params_init(c, &p);
+    p.tol_mm = tol_mm;
+    p.lever_m = lever_m;
+    p.step = step;
+    return p;
 }
 
 int codec_param_index(const codec *c, const char *name)

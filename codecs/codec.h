@@ -151,6 +151,9 @@ const char *codec_unavailable_reason(const codec *c);
 /* Parameters: the row's defaults (the study's 1 mm, 0.35 m and step 2 for the
  * fields of the rows that do not declare them). */
 void codec_params_init(const codec *c, codec_params *p);
+/* The row's defaults with the study's three settings in their fields (its other parameters, such
+ * as shellpack-ra's section length, at their declared defaults). */
+codec_params codec_params_with(const codec *c, double tol_mm, double lever_m, int step);
 /* The index of a declared parameter, or -1. */
 int codec_param_index(const codec *c, const char *name);
 /* The row's quality knob, or -1 when it has none. */

@@ -26,9 +26,11 @@ extern const codec_ops EVERY_NTH_OPS;
     "key_select.c key_select.h hierarchy_tolerance.c hierarchy_tolerance.h closed_loop.c closed_loop.h"
 #define SHELLPACK_SOURCES                                                                                 \
     "shellpack.c shellpack.h shellpack_encoder.h shellpack_loop.c shellpack_steps.c shellpack_keys.c "   \
-    "shellpack_format.c range_coder.c range_coder.h"
+    "shellpack_format.c shellpack_ra.c shellpack_ra.h shellpack_ra_sampler.c range_coder.c range_coder.h rans.c rans.h " \
+    "geometric_table.c geometric_table.h"
 #define SHELLPACK(quaternion, per_channel, keys, predict, gzip) \
-    (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip})
+    (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip, false})
+#define SHELLPACK_RA (&(const shellpack_config){false, false, false, true, false, true})
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
@@ -73,6 +75,12 @@ static const codec_param_decl CLOSED_LOOP_CUBIC[] = {CLOSED_LOOP_PARAMS(1)};
 static const codec_param_decl SHELL_TARGET[] = {
     {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
      "target: every joint's shell distance (vertices at 30 mm, ACL's) within it at every frame, decoded", NULL, +1},
+};
+static const codec_param_decl SHELL_TARGET_SECTIONS[] = {
+    {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
+     "target: every joint's shell distance (vertices at 30 mm, ACL's) within it at every frame, decoded", NULL, +1},
+    {"section_frames", PARAM_INT, 32, 2, 65535, false, "frames",
+     "frames a section holds: each decodes alone (longer: fewer restarts, a longer seek)", NULL, 0},
 };
 static const codec_param_decl CHANNEL_TOLERANCE[] = {
     {"tol_mm", PARAM_REAL, 0.1, 0, INFINITY, true, "mm",
@@ -154,6 +162,10 @@ static const codec CODECS[] = {
     {"shellpack", "issue 11: log-map curves, rest/constant folding, closed loop on ACL's shell distance per subtree, "
                   "steps 2^(-i/16), keys by rate and distortion, predictors, adaptive range coder; verified by decoding",
      CODEC_DECODES_AHEAD, SHELLPACK(false, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-ra", "shellpack for a runtime: the same values in sections that decode alone (restarts from "
+                     "per-clip anchors), static rANS tables per clip, a sampler from the bytes that decodes at most a "
+                     "section and keeps a few KiB; every frame coded",
+     0, SHELLPACK_RA, &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-quat", "shellpack with rotations as four quaternion components (ablation: no log map)", CODEC_DECODES_AHEAD,
      SHELLPACK(true, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-channel", "shellpack with a tolerance per channel instead of the closed loop (ablation; no contract)", CODEC_DECODES_AHEAD,

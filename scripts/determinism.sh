@@ -18,7 +18,7 @@ run() {
     { ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings
       for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
-                   shellpack-nopred shellpack-gzip; do
+                   shellpack-nopred shellpack-gzip shellpack-ra; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
@@ -26,6 +26,8 @@ run() {
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec cubic
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack --tol-mm 0.1
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec shellpack
+      "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack-ra --tol-mm 0.1 \
+        --param section_frames=7
       # ACL (C++, built with the matching C++ compiler) when its headers are found
       # the listing is read whole first: `list | grep -q` under pipefail fails when grep stops
       # reading before list has written everything (SIGPIPE), at random

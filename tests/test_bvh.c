@@ -263,7 +263,7 @@ static void test_container_frame_limit(void **state)
         channel_view *v = channels_create(c);
         const codec *cod = codec_find("linear");
         const codec_input in = {c, v, false};
-        const codec_params p = {1, 0.35, 2, {0}};
+        const codec_params p = codec_params_with(cod, 1, 0.35, 2);
         codec_output out;
         codec_output_init(&out);
         char err[256] = "";
@@ -300,7 +300,7 @@ static void test_container_frame_limit(void **state)
              * the header says 4,194,304 frames and the last keys agree; the
              * decoder refuses by the joint-sample limit before allocating. */
             codec_output_free(&out);
-            const codec_params loose = {1e6, 0.35, 2, {0}};
+            const codec_params loose = codec_params_with(cod, 1e6, 0.35, 2);
             codec_output_init(&out);
             assert_int_equal(wide->ops->encode(wide, &in, &loose, &out, err, sizeof err), 0);
             uint8_t *b = out.bytes.data;
@@ -389,7 +389,7 @@ static void test_any_rig_size(void **state)
 
         }
         point_result r;
-        const codec_params p = {1, 0.35, 3, {0}};
+        const codec_params p = codec_params_with(c, 1, 0.35, 3);
         assert_int_equal(measure_point(mc, c, &p, true, &r, err, sizeof err), 0);
         if (!r.decoded_ok)
             fail_msg("%s: %s", c->name, r.decode_error);

@@ -34,7 +34,7 @@ static measured_clip *load(const char *name, double seconds)
 static codec_output encode(const measured_clip *m, const codec *c, double tol_mm)
 {
     const codec_input in = {m->source->clip, m->view, false};
-    const codec_params p = {tol_mm, 0.35, 3, {0}};
+    const codec_params p = codec_params_with(c, tol_mm, 0.35, 3);
     codec_output out;
     codec_output_init(&out);
     char err[256];
@@ -61,7 +61,7 @@ static void test_every_codec_round_trips(void **state)
             }
             point_result r;
             char err[256];
-            const codec_params p = {1.0, 0.35, 3, {0}};
+            const codec_params p = codec_params_with(c, 1.0, 0.35, 3);
             assert_int_equal(measure_point(m, c, &p, false, &r, err, sizeof err), 0);
             if (!r.decoded_ok)
                 fail_msg("%s on %s did not decode: %s", c->name, clips[k], r.decode_error);
@@ -230,7 +230,7 @@ static void test_tiny_tolerances_decode(void **state)
                 continue; /* ACL refuses a precision of 0 itself, with a message */
             point_result r;
             char err[256];
-            const codec_params p = {tolerances[t], 0.35, 3, {0}};
+            const codec_params p = codec_params_with(c, tolerances[t], 0.35, 3);
             const int rc = measure_point(m, c, &p, false, &r, err, sizeof err);
             /* shellpack's values are 31-bit integers: it refuses a target they cannot reach, saying so */
             if (rc != 0 && strncmp(c->name, "shellpack", 9) == 0 &&
@@ -263,7 +263,7 @@ static void test_encoders_never_emit_undecodable_bytes(void **state)
     char err[256] = "";
     codec_output out;
     const codec *nth = codec_find("every-nth");
-    const codec_params p = {1, 0.35, 5, {0}};
+    const codec_params p = codec_params_with(nth, 1, 0.35, 5);
     codec_output_init(&out);
     assert_int_equal(nth->ops->encode(nth, &in, &p, &out, err, sizeof err), 0);
     anim_clip *back = nth->ops->decode(nth, out.bytes.data, out.bytes.size, rig, err, sizeof err);

@@ -270,7 +270,7 @@ static void test_hostile_streams(void **state)
 {
     (void)state;
     static const char *const ROWS[] = {"shellpack", "shellpack-quat", "shellpack-channel", "shellpack-allkeys",
-                                       "shellpack-nopred", "shellpack-gzip"};
+                                       "shellpack-nopred", "shellpack-gzip", "shellpack-ra"};
     static const uint8_t MASKS[] = {0x01, 0x80, 0xFF};
     measured_clip *m = load("jump", 0.5);
     const anim_rig *rig = m->source->clip->rig;
@@ -299,6 +299,7 @@ static void test_hostile_streams(void **state)
                     double pose[64 * POSE_STRIDE];
                     assert_true(rig->bone_count <= 64);
                     c->ops->sample(s, 0.37, pose);
+                    c->ops->sample(s, m->source->clip->frame_count - 1, pose); /* shellpack-ra: another section */
                     c->ops->sampler_free(s);
                     decoded++;
                 } else {

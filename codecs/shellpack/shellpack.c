@@ -58,6 +58,9 @@ static int measure_shell(const sp_encoder *e, const anim_clip *decoded, double *
     return 0;
 }
 
+static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                         size_t err_size);
+
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)
 {
@@ -81,19 +84,17 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     for (int attempt = 0; rc == 0; attempt++) {
         spe_choose_predictors(&e);
         out->bytes.size = 0;
-        rc = sp_write(&e.plan, &h, e.rig, &out->bytes, out->parts, &out->part_count, err, err_size);
+        rc = cfg->random_access ? sp_write_ra(&e.plan, &h, e.rig, (int)codec_param_get(c, p, 1), &out->bytes, out->parts,
+                                              &out->part_count, err, err_size)
+                                : sp_write(&e.plan, &h, e.rig, &out->bytes, out->parts, &out->part_count, err, err_size);
         if (rc != 0)
             break;
         /* the contract, on the stream decoded by the decoder alone */
-        sp_plan back;
-        sp_header hb;
-        anim_clip *decoded = NULL;
-        if (sp_read(out->bytes.data, out->bytes.size, e.rig, &back, &hb, err, err_size) != 0) {
+        anim_clip *decoded = decode(c, out->bytes.data, out->bytes.size, e.rig, err, err_size);
+        if (!decoded) {
             rc = -1;
             break;
         }
-        decoded = sp_plan_to_clip(&back, e.rig, hb.fps);
-        sp_plan_free(&back);
         double worst;
         int joint = 0, frame = 0;
         if (!decoded || measure_shell(&e, decoded, &worst, &joint, &frame) != 0) {
@@ -147,7 +148,9 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
 static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
                          size_t err_size)
 {
-    (void)c;
+    const shellpack_config *cfg = c->config;
+    if (cfg->random_access)
+        return sp_decode_ra(bytes, size, rig, err, err_size);
     sp_plan p;
     sp_header h;
     if (sp_read(bytes, size, rig, &p, &h, err, err_size) != 0)
@@ -159,13 +162,29 @@ static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, cons
     return clip;
 }
 
+/* The whole-clip rows' sampler decodes the clip when it is created (they decode ahead); the
+ * random-access row's samples from the bytes (shellpack_ra.c). */
 struct codec_sampler {
     anim_clip *clip;
+    sr_sampler *ra;
 };
 
 static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
                                      char *err, size_t err_size)
 {
+    const shellpack_config *cfg = c->config;
+    if (cfg->random_access) {
+        sr_sampler *ra = sr_sampler_create(bytes, size, rig, err, err_size);
+        codec_sampler *s = ra ? malloc(sizeof *s) : NULL;
+        if (!s) {
+            if (ra)
+                snprintf(err, err_size, "out of memory");
+            sr_sampler_free(ra);
+            return NULL;
+        }
+        *s = (codec_sampler){NULL, ra};
+        return s;
+    }
     anim_clip *clip = decode(c, bytes, size, rig, err, err_size);
     codec_sampler *s = clip ? malloc(sizeof *s) : NULL;
     if (!s) {
@@ -174,19 +193,24 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
         clip_free(clip);
         return NULL;
     }
-    s->clip = clip;
+    *s = (codec_sampler){clip, NULL};
     return s;
 }
 
 static void sample(codec_sampler *s, double t, double *pose)
 {
-    clip_interpolate_pose(s->clip, t, pose);
+    if (s->ra)
+        sr_sampler_sample(s->ra, t, pose);
+    else
+        clip_interpolate_pose(s->clip, t, pose);
 }
 
 static void sampler_free(codec_sampler *s)
 {
-    if (s)
+    if (s) {
         clip_free(s->clip);
+        sr_sampler_free(s->ra);
+    }
     free(s);
 }
 

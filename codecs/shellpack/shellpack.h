@@ -31,6 +31,7 @@ typedef struct shellpack_config {
     bool keys;        /* frames left out by rate and distortion */
     bool predict;     /* per-curve predictors (off: every value coded as it is) */
     bool gzip;        /* residuals as zlib-deflated varints instead of the range coder */
+    bool random_access; /* sections that decode alone, rANS coded, a sampler from the bytes (shellpack_ra.c) */
 } shellpack_config;
 
 extern const codec_ops SHELLPACK_OPS;
@@ -112,6 +113,19 @@ int sp_write(const sp_plan *p, const sp_header *h, const anim_rig *rig, byte_buf
 /* Reads a stream into a plan (which it initialises); 0, or -1 with a message. */
 int sp_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, sp_header *h, char *err,
             size_t err_size);
+/* The random-access stream (shellpack_ra.c): the same plan (every frame kept), in sections of
+ * section_frames frames that decode alone, rANS coded. */
+int sp_write_ra(const sp_plan *p, const sp_header *h, const anim_rig *rig, int section_frames, byte_buffer *out,
+                codec_part *parts, int *part_count, char *err, size_t err_size);
+/* Its whole clip, decoded from the bytes alone; NULL with a message. */
+anim_clip *sp_decode_ra(const uint8_t *bytes, size_t size, const anim_rig *rig, char *err, size_t err_size);
+/* Its sampler: decodes at most a section around the time asked, keeps a few kilobytes. */
+typedef struct sr_sampler sr_sampler;
+sr_sampler *sr_sampler_create(const uint8_t *bytes, size_t size, const anim_rig *rig, char *err, size_t err_size);
+void sr_sampler_sample(sr_sampler *s, double t, double *pose);
+int sr_sampler_frames(const sr_sampler *s);
+void sr_sampler_free(sr_sampler *s);
+
 /* The decoded clip of a plan; NULL when out of memory. */
 anim_clip *sp_plan_to_clip(const sp_plan *p, const anim_rig *rig, double fps);
 

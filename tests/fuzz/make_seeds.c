@@ -31,7 +31,11 @@ static int write_seeds(const char *folder, const anim_clip *clip, int rig_index,
         const codec *c = codec_at(i);
         if ((c->flags & CODEC_UNAVAILABLE) || strncmp(c->name, "acl", 3) == 0)
             continue; /* the fuzz targets are built without ACL (C++): its rows are not fuzzed */
-        const codec_params p = {1.0, 0.35, 2, {0}};
+        codec_params p; /* each row's declared defaults, at the study's tolerance */
+        codec_params_init(c, &p);
+        p.tol_mm = 1.0;
+        p.lever_m = 0.35;
+        p.step = 2;
         codec_output out;
         codec_output_init(&out);
         char err[256], path[512];
