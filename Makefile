@@ -231,19 +231,15 @@ runtime: deps $(BIN)
 	@scripts/runtime.sh $(BIN)
 
 # The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
-# 0.1 mm and 1 mm of shell error, with curves for BD-rates: results/corpus.json and
-# results/corpus_summary.md (about 8 minutes on two cores; resumes where it stopped).
+# 0.1 mm and 1 mm of shell error, with curves for BD-rates, then what a runtime pays for ACL and the
+# shellpack rows on every clip (scripts/corpus.sh): results/corpus*.
 corpus: deps $(BIN)
-	@if [ ! -d "$(ANIMBENCH_DATA)/bandai_namco_1" ]; then \
-	  scripts/mark_stale.sh results/corpus "$(ANIMBENCH_DATA)/bandai_namco_1"; exit 0; fi; \
-	$(BIN) sweep sweeps/corpus.json && \
-	$(BIN) summary results/corpus.json --baseline acl --out results/corpus_summary.md \
-	  --tsv results/corpus_ratios.tsv >/dev/null && scripts/figures.sh results/corpus.json && \
-	rm -f results/corpus.NOT_REGENERATED.txt && cat results/corpus_summary.md
+	@scripts/corpus.sh $(BIN)
 
-# shellpack (issue 11) and its ablations against ACL at equal shell error on the study's clips and the
-# four captures, with decode and encode timings side by side: results/shellpack_summary.md (about 10
-# minutes; the Bandai corpus's rows come from make corpus).
+# shellpack (issue 11), its ablations and shellpack-ra (issue 22) against ACL at equal shell error on
+# the study's clips and the four captures, with decode and encode timings side by side, the runtime
+# table and the section-length curve: results/shellpack_summary.md, results/shellpack_ra_summary.md
+# (the Bandai corpus's rows come from make corpus).
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
 

@@ -162,9 +162,9 @@ static const codec CODECS[] = {
     {"shellpack", "issue 11: log-map curves, rest/constant folding, closed loop on ACL's shell distance per subtree, "
                   "steps 2^(-i/16), keys by rate and distortion, predictors, adaptive range coder; verified by decoding",
      CODEC_DECODES_AHEAD, SHELLPACK(false, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-ra", "shellpack for a runtime: the same values in sections that decode alone (restarts from "
-                     "per-clip anchors), static rANS tables per clip, a sampler from the bytes that decodes at most a "
-                     "section and keeps a few KiB; every frame coded",
+    {"shellpack-ra", "issue 22: shellpack for a runtime: the same closed loop with every frame kept, in sections that "
+                     "decode alone (restarts from per-clip anchors), two-state rANS with tables named by three integers; "
+                     "its sampler decodes at most a section from the bytes and keeps the last two frames",
      0, SHELLPACK_RA, &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-quat", "shellpack with rotations as four quaternion components (ablation: no log map)", CODEC_DECODES_AHEAD,
      SHELLPACK(true, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},

@@ -2,8 +2,9 @@
 # What a runtime pays at equal measured error: from `animbench bench --target MM` results files,
 # one row per codec, clip set and target (geometric means over the set's clips of each clip's
 # figure): bytes relative to ACL's on the same clips, the stream's and the sampler's bytes per
-# joint-sample, playback, seek and first-pose times, the crowd with cold caches on one core and
-# every core.  Writes OUT.tsv, OUT_summary.md and, from them, figures/NAME_MM.{png,svg} (bytes
+# joint-sample, playback, seek and first-pose times, the whole-clip decode's joint-samples per
+# second, the crowd with cold caches on one core and every core; and each time over ACL's (the
+# geometric means' ratio: the same clips, measured in the same run).  Writes OUT.tsv, OUT_summary.md and, from them, figures/NAME_MM.{png,svg} (bytes
 # against playback ns per pose, the held memory written beside each point).
 # usage: scripts/runtime_report.sh OUT_BASE SET=FILE.json [SET=FILE.json ...]
 #   (results/runtime for results/runtime.tsv, results/runtime_summary.md, results/figures/runtime_*)
@@ -36,19 +37,25 @@ awk -F'\t' '
       clips[g]++; if (reached == 1) ok[g]++; if ($11 == 1) ahead[g] = 1
     }
     if (pattern == "playback" || pattern == "seek" || pattern == "first_pose") add(g "\t" pattern, median)
+    if (pattern == "whole_clip" && median > 0) add(g "\twhole", $10 / median * 1e9)
   }
   function gm(key) { return cnt[key] ? exp(sum[key] / cnt[key]) : -1 }
+  function ratio(x, y) { return x > 0 && y > 0 ? sprintf("%.3f", x / y) : "-" }
   END {
-    print "set\ttarget_mm\tcodec\tclips\treached\tbytes_vs_acl\tacl_clips\tstream_per_js\theld_per_js\tdecodes_ahead\tplayback_ns\tseek_ns\tfirst_pose_ns\tcrowd_ns\tevery_core_ns\tevery_core_poses_per_s"
+    print "set\ttarget_mm\tcodec\tclips\treached\tbytes_vs_acl\tacl_clips\tstream_per_js\theld_per_js\tdecodes_ahead\tplayback_ns\tseek_ns\tfirst_pose_ns\tcrowd_ns\tevery_core_ns\tevery_core_poses_per_s\twhole_clip_js_per_s\tplayback_vs_acl\tseek_vs_acl\tcrowd_vs_acl\twhole_clip_vs_acl"
     for (i = 1; i <= n; i++) {
       g = order[i]; split(g, f, "\t"); s = 0; m = 0
       for (key in bytes) { split(key, k, "\t")
         if (k[1] == f[1] && k[2] == f[2] && k[4] == f[3] && ((k[1] "\t" k[2] "\t" k[3] "\tacl") in bytes) && bytes[k[1] "\t" k[2] "\t" k[3] "\tacl"] > 0) {
           s += log(bytes[key] / bytes[k[1] "\t" k[2] "\t" k[3] "\tacl"]); m++ } }
-      printf "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\n", f[1], f[2], f[3], clips[g], ok[g] + 0,
+      a = f[1] "\t" f[2] "\tacl"
+      printf "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f[1], f[2], f[3], clips[g], ok[g] + 0,
         (m ? sprintf("%.4f", exp(s / m)) : "-"), m, gm(g "\tstream"), gm(g "\theld"), ahead[g] + 0, gm(g "\tplayback"),
         gm(g "\tseek"), gm(g "\tfirst_pose"), (g in crowd ? crowd[g] : "-"), (g in every ? every[g] : "-"),
-        (g in every && every[g] > 0 ? sprintf("%.4g", 1e9 / every[g]) : "-")
+        (g in every && every[g] > 0 ? sprintf("%.4g", 1e9 / every[g]) : "-"),
+        (gm(g "\twhole") > 0 ? sprintf("%.4g", gm(g "\twhole")) : "-"),
+        ratio(gm(g "\tplayback"), gm(a "\tplayback")), ratio(gm(g "\tseek"), gm(a "\tseek")),
+        ((g in crowd) && (a in crowd) ? ratio(crowd[g], crowd[a]) : "-"), ratio(gm(g "\twhole"), gm(a "\twhole"))
     }
   }' "$tmp/all.tsv" > "$tsv.tmp"
 mv "$tsv.tmp" "$tsv"
@@ -65,12 +72,15 @@ mv "$tsv.tmp" "$tsv"
   awk -F'\t' 'NR > 1 && !seen[$1 "\t" $2]++ { print $1 "\t" $2 }' "$tsv" | while IFS=$'\t' read -r set target; do
     echo "### $set at $target mm"
     echo
-    echo "| codec | clips meeting it | bytes / acl's | stream (B/joint-sample) | sampler holds (B/joint-sample) | playback (ns/pose) | seek (ns/pose) | first pose (µs) | crowd, cold (ns/pose) | every core (M poses/s) |"
-    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
-    awk -F'\t' -v s="$set" -v t="$target" 'NR > 1 && $1 == s && $2 == t {
-      printf "| `%s`%s | %d of %d | %s | %.3g | %.3g | %.0f | %.0f | %.1f | %s | %s |\n", $3, ($10 == 1 ? " (decodes ahead)" : ""), $5, $4,
-        ($6 == "-" ? "-" : sprintf("%.3fx", $6)), $8, $9, $11, $12, $13 / 1000, ($14 == "-" ? "-" : sprintf("%.0f", $14)),
-        ($16 == "-" ? "-" : sprintf("%.2f", $16 / 1e6)) }' "$tsv"
+    echo "| codec | clips meeting it | bytes / acl's | stream (B/joint-sample) | sampler holds (B/joint-sample) | playback (ns/pose; / acl's) | seek (ns/pose; / acl's) | first pose (µs) | crowd, cold (ns/pose; / acl's) | every core (M poses/s) | whole clip (M joint-samples/s; / acl's) |"
+    echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    awk -F'\t' -v s="$set" -v t="$target" '
+      function r(x) { return x == "-" ? "" : sprintf("; %.2fx", x) }
+      NR > 1 && $1 == s && $2 == t {
+      printf "| `%s`%s | %d of %d | %s | %.3g | %.3g | %.0f%s | %.0f%s | %.1f | %s%s | %s | %s%s |\n", $3, ($10 == 1 ? " (decodes ahead)" : ""), $5, $4,
+        ($6 == "-" ? "-" : sprintf("%.3fx", $6)), $8, $9, $11, r($18), $12, r($19), $13 / 1000,
+        ($14 == "-" ? "-" : sprintf("%.0f", $14)), r($20), ($16 == "-" ? "-" : sprintf("%.2f", $16 / 1e6)),
+        ($17 == "-" ? "-" : sprintf("%.1f", $17 / 1e6)), r($21) }' "$tsv"
     echo
   done
 } > "$md.tmp"

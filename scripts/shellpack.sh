@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
-# make shellpack (issue 11): shellpack and its ablations against ACL at equal
-# measured shell error on the study's clips and the four captures
-# (sweeps/shellpack.json), then decode and encode timings of shellpack and
-# ACL side by side, one core, pinned, median, min and max of 5 runs.
+# make shellpack (issues 11 and 22): shellpack, its ablations and its random-access row
+# shellpack-ra against ACL at equal measured shell error on the study's clips and the four
+# captures (sweeps/shellpack.json), then decode and encode timings of the three side by side, one
+# core, pinned, median, min and max of 5 runs; what a runtime pays at equal error (playback, seek,
+# first pose, whole clip, a crowd with cold caches, held memory: scripts/runtime.sh); and the
+# trade of shellpack-ra's section length (scripts/shellpack_sections.sh).
 # Writes results/shellpack.json and .tsv, results/shellpack_vs_acl.md and
-# results/shellpack_ablation.md (animbench summary), results/shellpack_speed.tsv
-# and results/shellpack_summary.md (the tables README quotes).  The Bandai
-# corpus's figures come from make corpus (results/corpus.json); when it is
-# there its shellpack tables are added to the summary.  About 10 minutes.
+# results/shellpack_ablation.md (animbench summary), results/shellpack_speed.tsv,
+# results/shellpack_runtime*, results/shellpack_sections.tsv, results/shellpack_summary.md and
+# results/shellpack_ra_summary.md (the tables README quotes).  The Bandai corpus's figures come
+# from make corpus (results/corpus*.json); when they are there their tables are added to the
+# summaries.  About 25 minutes.
 # usage: scripts/shellpack.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 pin=$(( $(nproc) - 1 ))
-rows="shellpack shellpack-quat shellpack-channel shellpack-allkeys shellpack-nopred shellpack-gzip cubic-sc cubic-closed-sc acl-highest"
+rows="shellpack shellpack-quat shellpack-channel shellpack-allkeys shellpack-nopred shellpack-gzip shellpack-ra cubic-sc cubic-closed-sc acl-highest"
 
 if [ ! -f "$data/bvh/cmu_01_03_mb.bvh" ]; then
   scripts/mark_stale.sh results/shellpack "$data/bvh"
@@ -32,12 +35,12 @@ echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip d
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json
   json=$(mktemp --suffix=.json)
-  "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,acl --tol-mm 0.1 --runs 5 \
+  "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,shellpack-ra,acl --tol-mm 0.1 --runs 5 \
     --patterns whole-clip,encode --pin "$pin" --json "$json" >/dev/null 2>&1
   awk -F'\t' -v l="$label" '
     NR > 2 && $3 == "whole_clip" {d[$1] = $4 "\t" $5 "\t" $6; js = $9}
     NR > 2 && $3 == "encode" {en[$1] = $4 "\t" $5 "\t" $6}
-    END {for (c in d) order[c == "shellpack" ? 1 : 2] = c; for (i = 1; i <= 2; i++) if (i in order)
+    END {for (c in d) order[c == "shellpack" ? 1 : c == "shellpack-ra" ? 2 : 3] = c; for (i = 1; i <= 3; i++) if (i in order)
            print l "\t" js "\t" order[i] "\t" d[order[i]] "\t" en[order[i]]}' "${json%.json}_timings.tsv" >>"$speed"
   rm -f "$json" "${json%.json}".tsv "${json%.json}"_timings.tsv "${json%.json}"_techniques.tsv
 }
@@ -53,6 +56,13 @@ if [ -f "$data/bandai_namco_1/dataset-1_walk_normal_001.bvh" ]; then
 fi
 mv "$speed" results/shellpack_speed.tsv
 
+# What a runtime pays at equal measured error, ACL and the two shellpack rows side by side
+RUNTIME_CODECS=acl,shellpack,shellpack-ra RUNTIME_SETS="study captures" RUNTIME_OUT=results/shellpack_runtime \
+  scripts/runtime.sh "$bin" >/dev/null
+scripts/shellpack_sections.sh "$bin" >/dev/null
+
 scripts/shellpack_report.sh > results/shellpack_summary.md.tmp
 mv results/shellpack_summary.md.tmp results/shellpack_summary.md
-cat results/shellpack_summary.md
+scripts/shellpack_ra_report.sh > results/shellpack_ra_summary.md.tmp
+mv results/shellpack_ra_summary.md.tmp results/shellpack_ra_summary.md
+cat results/shellpack_summary.md results/shellpack_ra_summary.md

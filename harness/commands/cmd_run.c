@@ -33,6 +33,8 @@ int cmd_list(int argc, char **argv)
         }
         if (c->flags & CODEC_DECODES_AHEAD)
             printf("  %-12s decodes ahead: its sampler holds more than its stream plus a small context (run, bench)\n", "");
+        else
+            printf("  %-12s random access: its sampler holds its stream and a small context, decoding what a pose needs\n", "");
         if (c->flags & CODEC_UNAVAILABLE)
             printf("  %-12s UNAVAILABLE: %s\n", "", codec_unavailable_reason(c));
     }

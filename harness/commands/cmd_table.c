@@ -34,6 +34,7 @@ static const column COLUMNS[] = {
     {"gzip_bytes", "gzip (B)", COL_COUNT},
     {"keys", "keys", COL_COUNT},
     {"key_time_bytes", "key times (B)", COL_COUNT},
+    {"breakdown", "where the bytes go (B)", COL_TEXT},
     {"bits_per_joint_sample", "bits per joint-sample", COL_NUMBER},
     {"raw_ratio", "raw / bytes (ACL's convention)", COL_NUMBER},
     {"joint_max_mm", "joint max (mm)", COL_NUMBER},
@@ -95,6 +96,17 @@ static void cell(const cJSON *pt, const column *col, int digits, char *out, size
                 k += (size_t)snprintf(out + k, n - k, "%s%s=%s", k ? " " : "", p->string, p->valuestring);
             else
                 k += (size_t)snprintf(out + k, n - k, "%s%s=%.6g", k ? " " : "", p->string, p->valuedouble);
+        }
+        return;
+    }
+    if (strcmp(name, "breakdown") == 0) { /* the codec's parts, "name=bytes" separated by "; " */
+        size_t k = 0;
+        const cJSON *p;
+        cJSON_ArrayForEach(p, at(pt, "breakdown", NULL, NULL))
+        {
+            if (!cJSON_IsNumber(p) || k + 2 >= n)
+                continue;
+            k += (size_t)snprintf(out + k, n - k, "%s%s=%.0f", k ? "; " : "", p->string, p->valuedouble);
         }
         return;
     }
@@ -204,7 +216,8 @@ static int by_columns(const void *x, const void *y)
     "                               [--digits 4] [--out FILE]\n"                                           \
     "  Any results file as a table: one row per point, the chosen columns (units in the header),\n"        \
     "  numbers to --digits significant digits, rows sorted by clip then codec (or codec then clip).\n"    \
-    "  Columns: clip codec params knob target_mm reached frames bytes bytes_per_second gzip_bytes keys key_time_bytes\n"  \
+    "  Columns: clip codec params knob target_mm reached frames bytes bytes_per_second gzip_bytes keys key_time_bytes\n"     \
+    "  breakdown (the codec's parts: name=bytes; ...)\n"  \
     "  bits_per_joint_sample raw_ratio joint_max_mm joint_p99_mm shell_max_mm shell_p99_mm\n"             \
     "  between_max_mm between_shell_max_mm effector_max_mm slide_max_mm; from bench: held_bytes\n"          \
     "  held_per_joint_sample stream_per_joint_sample decodes_ahead playback_ns seek_ns first_pose_ns\n"  \

@@ -1,7 +1,8 @@
 /* What a game pays to play a stream: the memory a sampler holds, measured by the allocator
  * (alloc_track.h), never declared; the time to its first pose; and a crowd of characters, each
  * with its own sampler over its own copy of a stream, whose streams and samplers together exceed
- * the last-level cache several times, one pose each in turn (cold caches), on one core and on
+ * the last-level cache several times, one pose each in turn (cold caches; after one untimed pass, so
+ * the crowd is timed playing, not starting), on one core and on
  * every core.  Timings are benchmarks: never asserted in tests. */
 #ifndef ANIMBENCH_RUNTIME_H
 #define ANIMBENCH_RUNTIME_H
