@@ -30,6 +30,14 @@ ALL_CFLAGS += -DANIMBENCH_HAVE_ACL=1
 LIB_OBJ += $(BUILD)/codecs/acl/acl_shim.o
 LDLIBS += -lstdc++
 endif
+# assimp (Debian's libassimp-dev, its C API) behind generators/scene_import.c: FBX, glTF 2.0, COLLADA
+# and more; without it those files are refused with what to install.
+ASSIMP_INCLUDE ?= /usr/include
+HAVE_ASSIMP := $(if $(wildcard $(ASSIMP_INCLUDE)/assimp/cimport.h),1,)
+ifeq ($(HAVE_ASSIMP),1)
+ALL_CFLAGS += -DANIMBENCH_HAVE_ASSIMP=1
+LDLIBS += -lassimp
+endif
 ALL_CXXFLAGS = -std=c++11 -Wall -Wextra $(WERROR) $(FP) -I. $(CFLAGS) $(EXTRA_CFLAGS) \
   -isystem $(ACL_DIR)/includes -isystem $(RTM_DIR)/includes
 
@@ -110,7 +118,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" tests/layers.sh
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" tests/layers.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
@@ -125,10 +133,12 @@ determinism:
 # are unavailable.
 test-without-libraries:
 	@$(MAKE) --no-print-directory BUILD=build-nolibs BIN=build-nolibs/animbench ACL_DIR=/nonexistent \
-	  RTM_DIR=/nonexistent OZZ_DIR=/nonexistent WERROR=-Werror test
+	  RTM_DIR=/nonexistent OZZ_DIR=/nonexistent ASSIMP_INCLUDE=/nonexistent WERROR=-Werror test
 	@listing=$$(build-nolibs/animbench list); \
 	  if printf '%s\n' "$$listing" | grep -q "UNAVAILABLE: built without ACL" && \
 	    printf '%s\n' "$$listing" | grep -q "UNAVAILABLE: built without ozz-animation" && \
+	    printf '%s\n' "$$listing" | grep -q "UNAVAILABLE: built without assimp" && \
+	    ! build-nolibs/animbench run --clip /usr/share/assimp/models/FBX/huesitos.fbx --codec raw >/dev/null 2>&1 && \
 	    ! build-nolibs/animbench run --clip walk --codec acl >/dev/null 2>&1 && \
 	    ! build-nolibs/animbench run --clip walk --codec ozz >/dev/null 2>&1; then \
 	    echo "without-libraries: 1 passed, 0 failed"; [ -z "$${CHECK_SUMMARY:-}" ] || echo "without-libraries: 1 passed, 0 failed" >> "$$CHECK_SUMMARY"; \
@@ -146,11 +156,11 @@ fuzz-lib:
 	@$(MAKE) --no-print-directory BUILD=build-fuzz CC=clang CXX=clang++ ACL_DIR=/nonexistent RTM_DIR=/nonexistent \
 	  OPT=-O1 EXTRA_CFLAGS="-fsanitize=fuzzer-no-link $(FUZZ_SAN)" $(FUZZ_LIB)
 fuzz-targets: fuzz-lib
-	@for t in bvh decode; do \
-	  clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE -I. -fsanitize=fuzzer $(FUZZ_SAN) -c tests/fuzz/fuzz_$$t.c \
+	@for t in bvh decode scene; do \
+	  clang -std=c11 -g -O1 $(FP) -D_GNU_SOURCE $(if $(HAVE_ASSIMP),-DANIMBENCH_HAVE_ASSIMP=1) -I. -fsanitize=fuzzer $(FUZZ_SAN) -c tests/fuzz/fuzz_$$t.c \
 	    -o build-fuzz/fuzz_$$t.o && \
 	  $(if $(HAVE_OZZ),clang++,clang) -g -fsanitize=fuzzer $(FUZZ_SAN) build-fuzz/fuzz_$$t.o $(FUZZ_LIB) \
-	    -lz -lcjson -lm -lpthread -o build-fuzz/fuzz_$$t || exit 1; done
+	    $(LDLIBS) -o build-fuzz/fuzz_$$t || exit 1; done
 # Rewrites the decoder's seeds from the codecs as they are (commit the result).
 fuzz-seeds: $(BUILD)/libanimbench.a
 	$(CC) $(ALL_CFLAGS) tests/fuzz/make_seeds.c $(BUILD)/libanimbench.a $(LDLIBS) -o $(BUILD)/make_seeds
@@ -189,7 +199,7 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables sweep bench runtime ozz acl-compare
+.PHONY: tables sweep bench runtime ozz acl-compare assimp-models
 tables: $(BIN)
 	$(BIN) tables
 
@@ -248,6 +258,11 @@ shellpack: deps $(BIN)
 # with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh).
 ozz: deps $(BIN)
 	@scripts/ozz.sh $(BIN)
+
+# Every file of Debian's assimp-testmodels asked what it holds and read when it holds an animation, the
+# skeletal ones through every codec (scripts/assimp_models.sh): results/assimp_models* (about 6 minutes).
+assimp-models: deps $(BIN)
+	@scripts/assimp_models.sh $(BIN)
 
 # Key selection strategies side by side (issue 12): results/keys.json and keys_corpus.json (the study's
 # clips, the captures, the Bandai corpus at equal joint error), encoder timings, results/keys_summary.md

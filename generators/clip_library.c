@@ -13,6 +13,7 @@
 #include "core/text_file.h"
 #include "generators/bvh.h"
 #include "generators/random_clip.h"
+#include "generators/scene_import.h"
 #include "generators/study_rig.h"
 
 const char *const STUDY_CLIP_NAMES[] = {"walk", "jump", "mocap", NULL};
@@ -27,6 +28,8 @@ void clip_resolve(const char *name, char *out, size_t n)
 {
     if (strncmp(name, "data:", 5) == 0)
         snprintf(out, n, "%s/%s", clip_data_folder(), name + 5);
+    else if (strncmp(name, "assimp:data:", 12) == 0) /* a shared file, through assimp */
+        snprintf(out, n, "assimp:%s/%s", clip_data_folder(), name + 12);
     else
         snprintf(out, n, "%s", name);
 }
@@ -116,6 +119,40 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
             return NULL;
         }
         snprintf(s->generator, sizeof s->generator, "random");
+    } else if (scene_is_file(name)) {
+        scene_result r;
+        const scene_options o = {params->unit_m, params->unit_given, params->fps, params->fps_given};
+        if (scene_load(name, &o, &r, err, err_size) != 0) {
+            clip_source_free(s);
+            return NULL;
+        }
+        s->rig = r.rig;
+        s->clip = r.clip;
+        snprintf(s->generator, sizeof s->generator, "assimp");
+        snprintf(s->path, sizeof s->path, "%s", name);
+        if (r.extent_m > CLIP_HUMAN_EXTENT_MAX_M || (r.extent_m > 0 && r.extent_m < CLIP_HUMAN_EXTENT_MIN_M))
+            snprintf(s->warning, sizeof s->warning,
+                     "%.700s: the skeleton spans %.3g m in its rest pose with %g m per file unit, far from a human's size "
+                     "(%g to %g m); is --unit-m right?%s%.500s",
+                     name, r.extent_m, r.unit_m, CLIP_HUMAN_EXTENT_MIN_M, CLIP_HUMAN_EXTENT_MAX_M, r.warning[0] ? " " : "",
+                     r.warning);
+        else
+            snprintf(s->warning, sizeof s->warning, "%s", r.warning);
+        /* the file's name (and its animation, when one was asked for), fit for JSON and TSV */
+        const char *body = strncmp(name, "assimp:", 7) == 0 ? name + 7 : name;
+        const char *base = strrchr(body, '/');
+        char shown[512];
+        snprintf(shown, sizeof shown, "%.500s", base ? base + 1 : body);
+        char *hash = strrchr(shown, '#');
+        if (hash)
+            *hash = '\0';
+        char *dot = strrchr(shown, '.');
+        if (dot)
+            *dot = '\0';
+        char full[600];
+        snprintf(full, sizeof full, "%s%s%s%s", shown, strncmp(name, "assimp:", 7) == 0 ? "_assimp" : "", hash ? "#" : "",
+                 hash ? hash + 1 : "");
+        utf8_printable_copy(full, s->name, sizeof s->name);
     } else if (clip_is_file(name)) {
         bvh_result r;
         const bvh_options o = {params->unit_m};
@@ -144,8 +181,10 @@ clip_source *clip_source_load(const char *spec, const clip_params *params, char 
         clip_source_free(s);
         return NULL;
     } else {
-        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, random:bones=N,..., or a .bvh file or folder; data:PATH is "
-                                "$ANIMBENCH_DATA/PATH, here %s)", name, clip_data_folder());
+        snprintf(err, err_size, "unknown clip '%s' (known: walk, jump, mocap, random:bones=N,..., a .bvh file or folder, a "
+                                ".fbx, .gltf, .glb, .dae, .x, .smd, .b3d, .ase or .csm file (through assimp%s), assimp:FILE; "
+                                "data:PATH is $ANIMBENCH_DATA/PATH, here %s)",
+                 name, scene_available() ? "" : ", not built here", clip_data_folder());
         clip_source_free(s);
         return NULL;
     }

@@ -10,7 +10,7 @@
 #include "core/quat.h"
 #include "generators/study_rig.h"
 
-const clip_params CLIP_DEFAULTS = {60.0, 3.0, 2.0, 20260905u, 1.0, 1};
+const clip_params CLIP_DEFAULTS = {60.0, 3.0, 2.0, 20260905u, 1.0, 1, false, false};
 
 enum study_bone {
     HIPS, SPINE, CHEST, NECK, HEAD, SHOULDER_L, UPPERARM_L, FOREARM_L, HAND_L,

@@ -23,6 +23,8 @@ typedef struct clip_params {
     uint32_t seed;       /* 20260905, the mocap jitter's LCG seed */
     double unit_m;       /* imported: metres per file unit, 1 */
     int up_axis;         /* 1: y up (the study's clips); imports may be z up (2) */
+    bool unit_given;     /* unit_m was asked for (a scene file has its own unit otherwise) */
+    bool fps_given;      /* fps was asked for (a scene file is sampled at its own rate otherwise) */
 } clip_params;
 
 extern const clip_params CLIP_DEFAULTS;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Makes sure the build dependencies are installed: Debian's packages for
-# cJSON, zlib, cmocka and gnuplot (and, for make check, clang and Slurm).  As root it installs what is missing with
+# cJSON, zlib, cmocka, gnuplot and assimp with its test models (and, for make check, clang and Slurm).  As root it installs what is missing with
 # apt-get; otherwise it prints the exact command and fails.
 set -euo pipefail
 
@@ -10,6 +10,10 @@ have_header cjson/cJSON.h || need+=(libcjson-dev)
 have_header zlib.h || need+=(zlib1g-dev)
 have_header cmocka.h || need+=(libcmocka-dev)
 command -v gnuplot >/dev/null 2>&1 || need+=(gnuplot-nox)
+# FBX, glTF 2.0, COLLADA and the other scene formats (generators/scene_import.c), and the files
+# written by assimp's users that the tests and make assimp-models read
+have_header assimp/cimport.h || need+=(libassimp-dev)
+[ -d /usr/share/assimp/models ] || need+=(assimp-testmodels)
 command -v ${CC:-cc} >/dev/null 2>&1 || need+=(build-essential)
 # ACL's and ozz's rows (codecs/acl/acl_shim.cpp, codecs/ozz/ozz_shim.cpp) need a C++ compiler when
 # their sources are present.

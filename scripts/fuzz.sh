@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs both fuzz targets for SECONDS each under an RSS limit of MB, seeded
+# Runs the three fuzz targets for SECONDS each under an RSS limit of MB, seeded
 # with the corpora kept in the repository; new inputs go to build-fuzz/.
 # Prints "fuzz: N passed, M failed" (one per target).
 set -u
@@ -24,6 +24,7 @@ run() { # target, max_len, seed folders...
 }
 run bvh 65536 tests/fuzz/corpus/bvh tests/data/bvh_good tests/data/bvh_bad
 run decode 65536 tests/fuzz/corpus/decode
+run scene 65536 tests/fuzz/corpus/scene
 echo "fuzz: $passed passed, $failed failed"
 [ -n "${CHECK_SUMMARY:-}" ] && echo "fuzz: $passed passed, $failed failed" >> "$CHECK_SUMMARY"
 [ "$failed" -eq 0 ]

@@ -51,6 +51,8 @@ int cli_clip_flag(const char *flag, const char *value, clip_params *p, char *err
             return -1;
         }
         *targets[i] = v;
+        p->unit_given |= i == 3;
+        p->fps_given |= i == 0;
         return 1;
     }
     if (strcmp(flag, "--seed") == 0) {

@@ -1,5 +1,5 @@
-/* `animbench export`: a clip, or what a codec's decoder makes of it, as BVH
- * or as ACL's SJSON clip. */
+/* `animbench export`: a clip, or what a codec's decoder makes of it, as BVH, as ACL's SJSON clip
+ * or as glTF 2.0. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,10 +8,11 @@
 #include "harness/commands/commands.h"
 #include "harness/commands/cli_flags.h"
 #include "harness/report/clip_export.h"
+#include "harness/report/gltf_export.h"
 #include "harness/sweep/results.h"
 
 #define EXPORT_USAGE                                                                                       \
-    "usage: animbench export --clip NAME --format bvh|acl-sjson --out FILE\n"                              \
+    "usage: animbench export --clip NAME --format bvh|acl-sjson|gltf --out FILE\n"                         \
     "                        [--codec NAME [--param NAME=VALUE ...] [--tol-mm X] [--lever-m X] [--step N]]\n"  \
     "                        (--codec: the clip decoded from that codec's bytes)\n"                         \
     "                        " CLI_CLIP_FLAGS_USAGE "\n"                                                   \
@@ -42,8 +43,8 @@ int cmd_export(int argc, char **argv)
     }
     if (results_check_output("export", out_path, 0) != 0)
         return 2;
-    if (strcmp(format, "bvh") != 0 && strcmp(format, "acl-sjson") != 0) {
-        fprintf(stderr, "animbench export: --format takes bvh or acl-sjson, found '%s'\n", format);
+    if (strcmp(format, "bvh") != 0 && strcmp(format, "acl-sjson") != 0 && strcmp(format, "gltf") != 0) {
+        fprintf(stderr, "animbench export: --format takes bvh, acl-sjson or gltf, found '%s'\n", format);
         return 2;
     }
     const codec *c = codec_name ? codec_find(codec_name) : NULL;
@@ -87,7 +88,10 @@ int cmd_export(int argc, char **argv)
     size_t size = 0;
     FILE *mem = open_memstream(&text, &size);
     const anim_clip *what = decoded ? decoded : clip;
-    int rc = !mem ? -1 : strcmp(format, "bvh") == 0 ? export_bvh(what, bvh_unit, mem) : export_acl_sjson(what, src->name, mem);
+    int rc = !mem                          ? -1
+             : strcmp(format, "bvh") == 0  ? export_bvh(what, bvh_unit, mem)
+             : strcmp(format, "gltf") == 0 ? export_gltf(what, src->name, mem)
+                                           : export_acl_sjson(what, src->name, mem);
     if (mem)
         fclose(mem);
     if (rc != 0)

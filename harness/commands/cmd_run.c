@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "codecs/study/study_plan.h"
+#include "generators/scene_import.h"
 #include "harness/commands/commands.h"
 #include "harness/measure/runtime.h"
 #include "harness/measure/timing.h"
@@ -38,10 +39,15 @@ int cmd_list(int argc, char **argv)
         if (c->flags & CODEC_UNAVAILABLE)
             printf("  %-12s UNAVAILABLE: %s\n", "", codec_unavailable_reason(c));
     }
+    if (!scene_available())
+        printf("  %-12s UNAVAILABLE: %s\n", "scene files", scene_missing());
     printf("clips:\n"
            "  walk         study: 1 Hz gait, 3 s at 60 fps, 30 bones (--walk-seconds, --fps)\n"
            "  jump         study: piecewise jump with squash and stretch, 2 s (--jump-seconds, --fps)\n"
            "  mocap        study: the walk plus LCG jitter, +-0.12 deg and +-0.4 mm (--seed)\n"
+           "  FILE.bvh     motion capture (generators/bvh.h; a folder: its .bvh files; --unit-m, --up)\n"
+           "  FILE.fbx     also .gltf .glb .dae .x .smd .b3d .ase .csm, or assimp:FILE for any file: through assimp\n"
+           "               (generators/scene_import.h; FILE#N or FILE#NAME: one of its animations; animbench scene FILE)\n"
            "metrics (core/), each reported for every point:\n"
            "  joint displacement  world-space joint displacement after FK, mm: the study's (error_joint.c, error_shell.c)\n"
            "  rotation error      world-space joint rotation angle, degrees (error_joint.c)\n"

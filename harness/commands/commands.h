@@ -15,5 +15,7 @@ int cmd_encode(int argc, char **argv);
 int cmd_merge(int argc, char **argv, int full_argc, char **full_argv);
 int cmd_table(int argc, char **argv);
 int cmd_results_check(int argc, char **argv);
+int cmd_diff(int argc, char **argv);
+int cmd_scene(int argc, char **argv);
 
 #endif

@@ -20,7 +20,9 @@ static int usage(FILE *out)
             "  merge SHARD... --out FILE                                join a sharded sweep's files\n"
             "  encode --clip NAME --codec NAME [--out FILE] [--verify]  encode only (long clips): bytes, time, memory\n"
             "  bench [--clips a,b] [--codecs a,b] [--runs N] [--pin CPU] [--json FILE]  decode timings\n"
-            "  export --clip NAME --format bvh|acl-sjson --out FILE [--codec NAME]  write a clip\n"
+            "  export --clip NAME --format bvh|acl-sjson|gltf --out FILE [--codec NAME]  write a clip\n"
+            "  diff A B [--within M]                                    two clips in world space, joints by name\n"
+            "  scene FILE                                               what an FBX, glTF, COLLADA... file holds\n"
             "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
             "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n"
             "  summary FILE.json --baseline CODEC [--out FILE.md]       a corpus: bytes at equal error, BD-rate\n"
@@ -89,6 +91,10 @@ int main(int argc, char **argv)
         return cmd_table(argc - 2, argv + 2);
     if (strcmp(argv[1], "results-check") == 0)
         return cmd_results_check(argc - 2, argv + 2);
+    if (strcmp(argv[1], "diff") == 0)
+        return cmd_diff(argc - 2, argv + 2);
+    if (strcmp(argv[1], "scene") == 0)
+        return cmd_scene(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);

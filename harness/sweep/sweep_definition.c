@@ -127,6 +127,7 @@ static int clip_entry(sweep *s, const cJSON *e, int run, int *idx, int max)
         snprintf(msg, sizeof msg, "run %d, clip '%s': unit_m", run, name->valuestring);
         if (unit && number_in(s, unit, msg, 0, 1000, true, false, &p.unit_m) != 0)
             return -1;
+        p.unit_given = unit != NULL;
         if (up && (!cJSON_IsString(up) || (strcmp(up->valuestring, "y") != 0 && strcmp(up->valuestring, "z") != 0))) {
             snprintf(msg, sizeof msg, "run %d, clip '%s': up must be \"y\" or \"z\"", run, name->valuestring);
             return def_error(s, msg);
