@@ -214,12 +214,14 @@ sweep: deps $(BIN)
 	@mkdir -p results
 	@echo "== the study's tables -> results/tables.txt" >&2
 	@$(BIN) tables $(BENCH_PIN_FLAG) > results/tables.txt.tmp && mv results/tables.txt.tmp results/tables.txt && cat results/tables.txt
+	@scripts/record.sh $(BIN) rows:raw,const,linear-all,linear,cubic,cubic-q,quant,const-sc,linear-sc,cubic-sc,cubic-q-sc,quant-sc \
+	  results/tables.txt
 	@echo "== sweep $(SWEEP)" >&2
 	@$(BIN) sweep $(SWEEP)
-	@scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)
+	@ANIMBENCH_BIN=$(BIN) scripts/figures.sh $$(sed -n 's/.*"output": *"\([^"]*\)".*/\1/p' $(SWEEP) | head -n 1)
 	@if [ -d "$(ANIMBENCH_DATA)/bvh" ]; then \
 	  echo "== sweep sweeps/captures.json (the motion captures in $(ANIMBENCH_DATA)/bvh)" >&2; \
-	  $(BIN) sweep sweeps/captures.json && scripts/figures.sh results/captures.json && \
+	  $(BIN) sweep sweeps/captures.json && ANIMBENCH_BIN=$(BIN) scripts/figures.sh results/captures.json && \
 	  rm -f results/captures.NOT_REGENERATED.txt; \
 	else scripts/mark_stale.sh results/captures "$(ANIMBENCH_DATA)/bvh"; fi
 	@$(MAKE) --no-print-directory bench

@@ -45,4 +45,5 @@ done
 } > "$tmp/out.md"
 mkdir -p "$(dirname "$out")"
 mv "$tmp/out.md" "$out.tmp.$$" && mv "$out.tmp.$$" "$out"
+scripts/record.sh "$bin" rows:acl,$codecs "$out"
 echo "acl-compare: wrote $out" >&2

@@ -57,6 +57,23 @@ mv "$tsv.tmp" "$tsv"
   echo
   echo "Files without an animation (the harness needs one) and files assimp cannot read are in $tsv."
 } > results/assimp_models_files.md
-"$bin" sweep sweeps/assimp_models.json
+# a codec may refuse a clip (the study's layout cannot store a clip whose every track is constant):
+# the sweep goes on, and what it refused is kept with the reason
+"$bin" sweep sweeps/assimp_models.json --keep-going 2> results/assimp_models_sweep.log.tmp || true
+grep -E "encoding failed|failed to decode|cannot" results/assimp_models_sweep.log.tmp | sed 's/^animbench sweep: //' |
+  sed 's|'"$models"'/||' | LC_ALL=C sort > results/assimp_models_refused.txt || true
+rm -f results/assimp_models_sweep.log.tmp
 "$bin" summary results/assimp_models.json --baseline acl --out results/assimp_models_summary.md >/dev/null
+{
+  echo
+  echo "## What a codec refused ($(wc -l < results/assimp_models_refused.txt) points; results/assimp_models_refused.txt)"
+  echo
+  awk '{ r = $0; i = index($0, ": encoding failed: "); if (i) r = substr($0, i + 19)
+         c = $0; if (match($0, /\.(mdl|bvh|x|X|fbx|dae|DAE|gltf|csm|ase|ASE|3ds|3DS|lws)(#[^ ]*)? /)) c = substr($0, 1, RSTART + RLENGTH - 2)
+         if (!((r SUBSEP c) in seen)) { seen[r SUBSEP c] = 1; clips[r]++ } n[r]++ }
+       END { for (r in n) printf "- %d points on %d clips: %s\n", n[r], clips[r], r }' results/assimp_models_refused.txt
+} >> results/assimp_models_summary.md
+scripts/record.sh "$bin" rows:raw results/assimp_models_files.md results/assimp_models_files.tsv
+scripts/record.sh "$bin" results/assimp_models.json results/assimp_models_summary.md results/assimp_models.tsv \
+  results/assimp_models_techniques.tsv results/assimp_models_refused.txt
 cat results/assimp_models_files.md results/assimp_models_summary.md

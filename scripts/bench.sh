@@ -10,11 +10,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
+export ANIMBENCH_BIN=$bin
 data=${ANIMBENCH_DATA:-../shared/data}
 pin=${BENCH_PIN:-$(( $(nproc) - 1 ))}
 pin_flag=""
 [ "$pin" = -1 ] || pin_flag="--pin $pin"
-real=$(scripts/available_codecs.sh "$bin" "${BENCH_REAL_CODECS:-raw,const-sc,linear-sc,cubic-sc,cubic-q-sc,linear-hier-sc,every-nth,acl,acl-highest,shellpack}")
+real=$(scripts/available_codecs.sh "$bin" "${BENCH_REAL_CODECS:-raw,const-sc,linear-sc,cubic-sc,cubic-q-sc,linear-hier-sc,every-nth,acl,acl-highest,ozz,shellpack,shellpack-ra}")
 mkdir -p results
 echo "== decode timings, every row on the study's clips -> results/bench.json" >&2
 # shellcheck disable=SC2086

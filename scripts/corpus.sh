@@ -18,7 +18,8 @@ fi
 "$bin" sweep sweeps/corpus.json
 "$bin" summary results/corpus.json --baseline acl --out results/corpus_summary.md --tsv results/corpus_ratios.tsv >/dev/null
 "$bin" summary results/corpus.json --baseline shellpack --out results/corpus_ablation.md >/dev/null
-scripts/figures.sh results/corpus.json
+ANIMBENCH_BIN=$bin scripts/figures.sh results/corpus.json
+scripts/record.sh "$bin" results/corpus.json results/corpus_summary.md results/corpus_ratios.tsv results/corpus_ablation.md
 RUNTIME_CODECS=acl,shellpack,shellpack-ra RUNTIME_SETS=bandai RUNTIME_OUT=results/corpus_runtime \
   scripts/runtime.sh "$bin" >/dev/null
 rm -f results/corpus.NOT_REGENERATED.txt
@@ -26,5 +27,6 @@ if [ -f results/shellpack.tsv ]; then
   scripts/shellpack_report.sh "$bin" > results/shellpack_summary.md.tmp && mv results/shellpack_summary.md.tmp results/shellpack_summary.md
   scripts/shellpack_ra_report.sh "$bin" > results/shellpack_ra_summary.md.tmp &&
     mv results/shellpack_ra_summary.md.tmp results/shellpack_ra_summary.md
+  scripts/shellpack.sh --record-only "$bin"
 fi
 cat results/corpus_summary.md results/corpus_runtime_summary.md

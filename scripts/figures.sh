@@ -5,6 +5,10 @@ set -euo pipefail
 base=${1%.json}
 out=$(dirname "$1")/figures
 mkdir -p "$out"
+# every figure drawn here, and the tables the sweep exported beside its file, are recorded as made
+# from it (results/manifest.json; make results-check)
+started=$(mktemp)
+trap 'rm -f "$started"' EXIT
 # Each figure is drawn from a table that the results file may or may not have (a sweep without
 # targets has no equal-error chart): a missing table is expected and says nothing.
 draw() { # script table [args...]
@@ -153,3 +157,6 @@ else
   done
   draw jump_keys "${base}_keys.tsv"
 fi
+mapfile -t drawn < <(find "$out" -type f -newer "$started" | LC_ALL=C sort)
+scripts/record.sh "${ANIMBENCH_BIN:-bin/animbench}" "$1" "$base.tsv" "${base}_techniques.tsv" "${base}_keys.tsv" \
+  "${base}_timings.tsv" "${drawn[@]}"

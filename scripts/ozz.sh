@@ -8,6 +8,7 @@
 # usage: scripts/ozz.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export ANIMBENCH_BIN=${1:-bin/animbench}
 bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 pin=$(( $(nproc) - 1 ))
@@ -30,4 +31,7 @@ scripts/figures.sh results/ozz.json
 scripts/figures.sh results/ozz_bench.json
 scripts/ozz_report.sh > results/ozz_summary.md.tmp
 mv results/ozz_summary.md.tmp results/ozz_summary.md
+scripts/record.sh "$bin" results/ozz.json results/ozz_vs_acl.md results/ozz_ratios.tsv
+scripts/record.sh "$bin" results/ozz_bench.json results/ozz_bench.txt
+scripts/record.sh "$bin" results/ozz.json,results/ozz_bench.json results/ozz_summary.md
 cat results/ozz_summary.md

@@ -39,4 +39,10 @@ for t in $targets; do
   done
 done
 scripts/runtime_report.sh "$out" "${pairs[@]}"
+sources=$(for p in "${pairs[@]}"; do printf '%s,' "${p#*=}"; done | sed 's/,$//')
+for p in "${pairs[@]}"; do
+  f=${p#*=}
+  scripts/record.sh "$bin" "$f" "${f%.json}.txt" "${f%.json}.tsv" "${f%.json}_timings.tsv" "${f%.json}_techniques.tsv"
+done
+scripts/record.sh "$bin" "$sources" "$out.tsv" "${out}_summary.md" $(ls "$(dirname "$out")/figures/$(basename "$out")"_*mm.* 2>/dev/null)
 cat "${out}_summary.md"

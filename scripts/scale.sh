@@ -97,4 +97,6 @@ mv "$tmp" "$long"
 mkdir -p results/figures
 gnuplot -c plots/scale.gp "$tsv" results/figures "$(tr ',' ' ' <<<"$codecs")"
 gnuplot -c plots/scale_long.gp "$long" results/figures "$long_codecs"
+scripts/record.sh "$bin" rows:"$(tr ' ' ',' <<<"$codecs,$long_codecs" | tr -s ',' | sed 's/^,//; s/,$//')" results/scale.tsv \
+  results/scale_long.tsv results/scale_slopes.md $(ls results/figures/scale_* 2>/dev/null)
 cat results/scale_slopes.md

@@ -14,6 +14,18 @@
 # usage: scripts/shellpack.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --record-only: only the manifest entries of the summaries (make corpus calls it after rewriting them)
+record_summaries() {
+  local bin=$1 ra_sources
+  scripts/record.sh "$bin" "results/shellpack.json,results/corpus.json" results/shellpack_summary.md
+  ra_sources=$(ls results/shellpack.json results/shellpack_runtime_*mm.json results/corpus.json results/corpus_runtime_*mm.json \
+    2>/dev/null | paste -sd, -)
+  scripts/record.sh "$bin" "$ra_sources" results/shellpack_ra_summary.md
+}
+if [ "${1:-}" = --record-only ]; then
+  record_summaries "${2:-bin/animbench}"
+  exit 0
+fi
 bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 pin=$(( $(nproc) - 1 ))
@@ -65,4 +77,8 @@ scripts/shellpack_report.sh > results/shellpack_summary.md.tmp
 mv results/shellpack_summary.md.tmp results/shellpack_summary.md
 scripts/shellpack_ra_report.sh > results/shellpack_ra_summary.md.tmp
 mv results/shellpack_ra_summary.md.tmp results/shellpack_ra_summary.md
+scripts/record.sh "$bin" results/shellpack.json results/shellpack.tsv results/shellpack_techniques.tsv \
+  results/shellpack_vs_acl.md results/shellpack_ratios.tsv results/shellpack_ablation.md results/shellpack_ablation.tsv
+scripts/record.sh "$bin" rows:shellpack,shellpack-ra,acl results/shellpack_speed.tsv
+record_summaries "$bin"
 cat results/shellpack_summary.md results/shellpack_ra_summary.md

@@ -68,4 +68,6 @@ mv results/shellpack_sections.tsv.tmp results/shellpack_sections.tsv
 mkdir -p results/figures
 gnuplot -c plots/sections.gp results/shellpack_sections.tsv results/figures/shellpack_sections "$target"
 echo "figures: sections -> results/figures/shellpack_sections" >&2
+scripts/record.sh "$bin" rows:acl,shellpack-ra results/shellpack_sections.tsv results/figures/shellpack_sections.png \
+  results/figures/shellpack_sections.svg
 cat results/shellpack_sections.tsv

@@ -34,7 +34,8 @@
     "  is reported with its reason and does not fail; any other stale or unrecorded file makes the\n"       \
     "  exit status 1.\n"                                                                                     \
     "  --record writes FILE's manifest entry: the versions of SOURCE's points (a summary or figure made\n"   \
-    "  from them), or this build's versions of the rows named (a table of timings).\n"
+    "  from them; SOURCE may be several files, a,b,c), or this build's versions of the rows named (a\n"     \
+    "  table of timings).\n"
 
 /* The versions a file's figures come from. */
 typedef struct version_set {
@@ -190,17 +191,21 @@ static int record(const char *manifest_path, const char *from, const char *codec
     char err[600];
     version_set v;
     version_set_init(&v);
-    if (from) {
-        int missing = 0;
-        cJSON *doc = results_read(from, &missing, err, sizeof err);
-        if (!doc || versions_of_points(doc, &v) != 0) {
-            fprintf(stderr, "animbench results-check: --from %s: %s\n", from,
-                    doc ? "a results file without points" : err);
+    if (from) { /* one results file, or several separated by commas (a summary of them all) */
+        char list[4096];
+        snprintf(list, sizeof list, "%s", from);
+        for (char *save = NULL, *one = strtok_r(list, ",", &save); one; one = strtok_r(NULL, ",", &save)) {
+            int missing = 0;
+            cJSON *doc = results_read(one, &missing, err, sizeof err);
+            if (!doc || versions_of_points(doc, &v) != 0) {
+                fprintf(stderr, "animbench results-check: --from %s: %s\n", one,
+                        doc ? "a results file without points" : err);
+                cJSON_Delete(doc);
+                version_set_free(&v);
+                return 2;
+            }
             cJSON_Delete(doc);
-            version_set_free(&v);
-            return 2;
         }
-        cJSON_Delete(doc);
     } else {
         add_measure(&v, provenance_measure_version());
         char copy[2048];

@@ -65,4 +65,5 @@ base=${secs[shards-1]}
   echo "Clips: Bandai Namco Research Motion Dataset 1 (CC BY-NC 4.0), see README."
 } >results/cluster_speedup.md.tmp
 mv results/cluster_speedup.md.tmp results/cluster_speedup.md
+scripts/record.sh "$bin" rows:linear,cubic,cubic-q-sc,every-nth results/cluster_speedup.md
 cat results/cluster_speedup.md
