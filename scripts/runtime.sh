@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # make runtime: what a game pays to play each row's bytes, at equal measured error.  For each
 # target (1 mm and 0.1 mm of ACL's shell distance, max over every joint and frame of the decoded
-# clip) and each clip set (the study's three clips, the four captures, the 174 Bandai Namco clips),
+# clip) and each clip set (the study's three clips and the four captures by default; the 174 Bandai
+# Namco clips with RUNTIME_SETS, which make corpus does for acl, shellpack and shellpack-ra),
 # `animbench bench --target` finds each row's smallest stream meeting it (as `match`) and times it:
 # playback, seek, first pose and the whole-clip decode per clip, a crowd over the set with cold
 # caches on one core and on every core, with the memory its sampler holds.  Then
 # scripts/runtime_report.sh writes OUT.tsv, OUT_summary.md and results/figures/NAME_*mm.
 # usage: scripts/runtime.sh BIN
-#   RUNTIME_CODECS (a,b,...), RUNTIME_TARGETS ("1 0.1"), RUNTIME_SETS ("study captures bandai"),
+#   RUNTIME_CODECS (a,b,...), RUNTIME_TARGETS ("1 0.1"), RUNTIME_SETS ("study captures"; or bandai),
 #   RUNTIME_OUT (results/runtime: the base of every file written), RUNTIME_FLAGS (bench's timing options)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,7 +16,7 @@ bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 codecs=${RUNTIME_CODECS:-raw,linear-sc,cubic-sc,linear-hier-sc,every-nth,acl,acl-highest,ozz,shellpack,shellpack-ra}
 targets=${RUNTIME_TARGETS:-1 0.1}
-sets=${RUNTIME_SETS:-study captures bandai}
+sets=${RUNTIME_SETS:-study captures}
 out=${RUNTIME_OUT:-results/runtime}
 pin=$(( $(nproc) - 1 ))
 flags=${RUNTIME_FLAGS:---runs 5 --budget-ms 10 --pin $pin}

@@ -19,7 +19,7 @@ record_summaries() {
   local bin=$1 ra_sources
   scripts/record.sh "$bin" "results/shellpack.json,results/corpus.json" results/shellpack_summary.md
   ra_sources=$(ls results/shellpack.json results/shellpack_runtime_*mm.json results/corpus.json results/corpus_runtime_*mm.json \
-    2>/dev/null | paste -sd, -)
+    2>/dev/null | paste -sd, -) || true # ls fails on a missing file: the corpus may not have run
   scripts/record.sh "$bin" "$ra_sources" results/shellpack_ra_summary.md
 }
 if [ "${1:-}" = --record-only ]; then
