@@ -373,8 +373,9 @@ extern "C" ozz_shim_sampler *ozz_shim_sampler_create(const uint8_t *bytes, size_
         set_err(err, err_size, "ozz animation: its name does not give a frame rate (\"fps N\", 0.1 to 10,000)");
         return nullptr;
     }
+    // the duration is ozz's float32 of (frames - 1) / fps: a span of 1 can come back as 0.99999994
     const double duration = a.duration(), span = duration * rate;
-    if (!(span >= 1 && span <= 65534.5)) {
+    if (!(span >= 0.5 && span < 65534.5)) {
         delete s;
         std::snprintf(err, err_size, "ozz animation: %g s at %g fps is not a clip of 2 to 65,535 frames", duration,
                       rate);
