@@ -72,6 +72,21 @@ static int names_add(names *n, const char *s)
     return n->count++;
 }
 
+/* The index of s, or -1. */
+static int names_find(const names *n, const char *s)
+{
+    for (int i = 0; i < n->count; i++)
+        if (strcmp(n->item[i], s) == 0)
+            return i;
+    return -1;
+}
+
+/* A point of a curve (not an equal-error point): which codec, in the file's order per clip. */
+typedef struct curve_point {
+    const cJSON *pt;
+    int codec;
+} curve_point;
+
 #define SUMMARY_USAGE                                                                                      \
     "usage: animbench summary FILE.json --baseline CODEC [--metric shell_max_mm] [--out FILE.md] [--tsv F]\n" \
     "  A corpus in two tables: bytes at equal error relative to the baseline codec (the file's\n"           \
@@ -151,6 +166,55 @@ int cmd_summary(int argc, char **argv)
     }
     fprintf(t, "<!-- animbench summary %s --baseline %s --metric %s: %d clips, %d codecs -->\n", path, baseline,
             metric_name, clips.count, codecs.count);
+    /* Each point's clip, codec and question, found once: the tables below look a cell up instead of
+     * scanning every point for each cell (a corpus of 14,000 points took minutes).  The last point
+     * of a cell wins, and a clip's curve points keep the file's order, as the scans had it. */
+    const int point_count = cJSON_GetArraySize(points), baseline_index = names_find(&codecs, baseline);
+    const size_t cells = (size_t)questions.count * (size_t)clips.count * (size_t)codecs.count;
+    const cJSON **match_at = calloc(cells ? cells : 1, sizeof *match_at);
+    curve_point *curve = malloc(((size_t)point_count + 1) * sizeof *curve);
+    int *curve_start = calloc((size_t)clips.count + 2, sizeof *curve_start);
+    int *curve_fill = calloc((size_t)clips.count + 1, sizeof *curve_fill);
+    if (!match_at || !curve || !curve_start || !curve_fill) {
+        free(match_at);
+        free(curve);
+        free(curve_start);
+        free(curve_fill);
+        fclose(t);
+        fclose(rt);
+        free(text);
+        free(ratios_text);
+        cJSON_Delete(doc);
+        fprintf(stderr, "animbench summary: out of memory\n");
+        return 1;
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        cJSON_ArrayForEach(pt, points)
+        {
+            const int k = names_find(&clips, text_at(pt, "clip", "name")),
+                      c = names_find(&codecs, text_at(pt, "codec", "name"));
+            if (k < 0 || c < 0)
+                continue;
+            const cJSON *m = cJSON_GetObjectItemCaseSensitive(pt, "match");
+            if (m) {
+                if (pass == 1)
+                    continue;
+                char qq[96];
+                snprintf(qq, sizeof qq, "%s <= %g mm", text_at(m, "metric", NULL),
+                         cJSON_GetObjectItemCaseSensitive(m, "target_mm")->valuedouble);
+                const int q = names_find(&questions, qq);
+                if (q >= 0)
+                    match_at[((size_t)q * (size_t)clips.count + (size_t)k) * (size_t)codecs.count + (size_t)c] = pt;
+            } else if (pass == 0) {
+                curve_start[k + 1]++;
+            } else {
+                curve[curve_start[k] + curve_fill[k]++] = (curve_point){pt, c};
+            }
+        }
+        if (pass == 0)
+            for (int k = 0; k < clips.count; k++)
+                curve_start[k + 1] += curve_start[k];
+    }
     /* ---- at equal error */
     for (int q = 0; q < questions.count; q++) {
         fprintf(t, "\n### Bytes at %s, relative to %s (%d clips)\n\n", questions.item[q], baseline, clips.count);
@@ -162,22 +226,9 @@ int cmd_summary(int argc, char **argv)
             char worst_clip[256] = "", unreachable[512] = "";
             double worst = -INFINITY;
             for (int k = 0; k < clips.count; k++) {
-                const cJSON *mine = NULL, *base = NULL;
-                cJSON_ArrayForEach(pt, points)
-                {
-                    const cJSON *m = cJSON_GetObjectItemCaseSensitive(pt, "match");
-                    if (!m || strcmp(text_at(pt, "clip", "name"), clips.item[k]) != 0)
-                        continue;
-                    char qq[96];
-                    snprintf(qq, sizeof qq, "%s <= %g mm", text_at(m, "metric", NULL),
-                             cJSON_GetObjectItemCaseSensitive(m, "target_mm")->valuedouble);
-                    if (strcmp(qq, questions.item[q]) != 0)
-                        continue;
-                    if (strcmp(text_at(pt, "codec", "name"), codecs.item[c]) == 0)
-                        mine = pt;
-                    if (strcmp(text_at(pt, "codec", "name"), baseline) == 0)
-                        base = pt;
-                }
+                const size_t row = ((size_t)q * (size_t)clips.count + (size_t)k) * (size_t)codecs.count;
+                const cJSON *mine = match_at[row + (size_t)c],
+                            *base = baseline_index >= 0 ? match_at[row + (size_t)baseline_index] : NULL;
                 if (!mine)
                     continue;
                 total++;
@@ -240,18 +291,16 @@ int cmd_summary(int argc, char **argv)
         for (int k = 0; k < clips.count; k++) {
             double tm[512], tb[512], rm[512], rb[512];
             int nt = 0, nr = 0;
-            cJSON_ArrayForEach(pt, points)
-            {
-                if (cJSON_GetObjectItemCaseSensitive(pt, "match") ||
-                    strcmp(text_at(pt, "clip", "name"), clips.item[k]) != 0)
+            for (int i = curve_start[k]; i < curve_start[k + 1]; i++) {
+                const cJSON *cp = curve[i].pt;
+                if (curve[i].codec != c && curve[i].codec != baseline_index)
                     continue;
-                const char *name = text_at(pt, "codec", "name");
-                const double e = summary_point_metric(pt, (match_metric)metric),
-                             b = cJSON_GetObjectItemCaseSensitive(pt, "bytes")->valuedouble;
-                if (strcmp(name, codecs.item[c]) == 0 && nt < 512) {
+                const double e = summary_point_metric(cp, (match_metric)metric),
+                             b = cJSON_GetObjectItemCaseSensitive(cp, "bytes")->valuedouble;
+                if (curve[i].codec == c && nt < 512) {
                     tm[nt] = e;
                     tb[nt++] = b;
-                } else if (strcmp(name, baseline) == 0 && nr < 512) {
+                } else if (curve[i].codec == baseline_index && nr < 512) {
                     rm[nr] = e;
                     rb[nr++] = b;
                 }
@@ -285,6 +334,10 @@ int cmd_summary(int argc, char **argv)
         else
             fprintf(t, "| %s | 0 of %d | - | - | - | no overlap |\n", codecs.item[c], tried);
     }
+    free(match_at);
+    free(curve);
+    free(curve_start);
+    free(curve_fill);
     fclose(t);
     fclose(rt);
     fputs(text, stdout);
