@@ -98,7 +98,7 @@ if [ -f results/corpus.tsv ] && grep -q "	ozz	" results/corpus.tsv; then
   echo "| row | target (mm) | clips reaching it | floor on the others (mm, min to max) |"
   echo "|---|---:|---:|---|"
   awk -F'\t' 'NR > 2 && ($2 == "ozz" || $2 == "ozz-raw") && $37 == "shell_max_mm" {
-      k = $2 "\t" $38; n[k]++; if ($39 == 1) ok[k]++; else { f = $41 + 0; if (!(k in lo) || f < lo[k]) lo[k] = f; if (f > hi[k]) hi[k] = f }
+      k = $2 "\t" $38; n[k]++; if ($39 == 1) ok[k]++; else { fl = $41 + 0; if (!(k in lo) || fl < lo[k]) lo[k] = fl; if (fl > hi[k]) hi[k] = fl }
       if (!(k in seen)) { seen[k] = 1; order[++m] = k } }
     END { for (i = 1; i <= m; i++) { split(order[i], f, "\t")
       printf "| `%s` | %s | %d of %d | %s |\n", f[1], f[2], ok[order[i]], n[order[i]], (order[i] in lo ? sprintf("%.3g to %.3g", lo[order[i]], hi[order[i]]) : "-") } }' results/corpus.tsv
