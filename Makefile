@@ -208,7 +208,8 @@ tables: $(BIN)
 ANIMBENCH_DATA ?= ../shared/data
 export ANIMBENCH_DATA
 
-# The main job: every table of the study, the sweep, its exported tables and the figures.
+# The main job: every table of the study, the sweep, its exported tables and the figures (about 8
+# minutes on two cores, make bench included).
 SWEEP ?= sweeps/study.json
 sweep: deps $(BIN)
 	@mkdir -p results
@@ -230,34 +231,35 @@ sweep: deps $(BIN)
 # real-data rows on the four captures, and a crowd over the Bandai corpus: results/bench*.json,
 # their _timings.tsv and the figures decode_*.  Benchmarks, not tests: run on an idle machine.  The
 # timed thread is pinned to the last CPU (BENCH_PIN=-1 to leave it free); ANIMBENCH_BENCH_FLAGS adds
-# options (--runs 21, say).
+# options (--runs 21, say).  About 8 minutes.
 BENCH_PIN ?= $(shell echo $$(( $$(nproc) - 1 )))
 BENCH_PIN_FLAG = $(if $(filter -1,$(BENCH_PIN)),,--pin $(BENCH_PIN))
 bench: deps $(BIN)
 	@BENCH_PIN=$(BENCH_PIN) scripts/bench.sh $(BIN)
 
 # What a runtime pays at equal measured error (scripts/runtime.sh): every runtime row at its smallest
-# stream within 1 mm and 0.1 mm of shell distance on the study's clips, the captures and the Bandai
-# corpus; playback, seek, first pose, a crowd with cold caches, held memory: results/runtime*.
+# stream within 1 mm and 0.1 mm of shell distance on the study's clips and the captures (the Bandai
+# corpus: make corpus, for ACL and the shellpack rows); playback, seek, first pose, a crowd with cold
+# caches, held memory: results/runtime* (about 12 minutes).
 runtime: deps $(BIN)
 	@scripts/runtime.sh $(BIN)
 
 # The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
 # 0.1 mm and 1 mm of shell error, with curves for BD-rates, then what a runtime pays for ACL and the
-# shellpack rows on every clip (scripts/corpus.sh): results/corpus*.
+# shellpack rows on every clip (scripts/corpus.sh): results/corpus* (about an hour on two cores).
 corpus: deps $(BIN)
 	@scripts/corpus.sh $(BIN)
 
 # shellpack (issue 11), its ablations and shellpack-ra (issue 22) against ACL at equal shell error on
 # the study's clips and the four captures, with decode and encode timings side by side, the runtime
 # table and the section-length curve: results/shellpack_summary.md, results/shellpack_ra_summary.md
-# (the Bandai corpus's rows come from make corpus).
+# (the Bandai corpus's rows come from make corpus).  About 17 minutes.
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
 
 # ozz-animation (issue 24) beside ACL, shellpack and the harness's imitation of ozz, at equal
 # measured shell error and at the same tolerance settings, on the study's clips and the captures,
-# with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh).
+# with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh; about 6 minutes).
 ozz: deps $(BIN)
 	@scripts/ozz.sh $(BIN)
 
