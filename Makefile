@@ -275,7 +275,7 @@ keys: deps $(BIN)
 	@scripts/keys.sh $(BIN)
 
 # How encode and decode time and peak memory grow with clip length and bone count, on random clips:
-# results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (a few minutes).
+# results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (about 12 minutes).
 scale: deps $(BIN)
 	@scripts/scale.sh $(BIN)
 
@@ -287,6 +287,6 @@ cluster-speedup: deps $(BIN)
 	@scripts/slurm/speedup.sh $(BIN)
 
 # ACL against the study's rows at equal measured error on the study's clips, the captures and six
-# Bandai Namco clips: results/acl_compare.md (a few minutes; skipped when ACL is not built).
+# Bandai Namco clips: results/acl_compare.md (about 5 minutes; skipped when ACL is not built).
 acl-compare: deps $(BIN)
 	@BIN=$(BIN) scripts/acl_compare.sh
