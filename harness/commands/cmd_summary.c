@@ -175,18 +175,11 @@ int cmd_summary(int argc, char **argv)
     curve_point *curve = malloc(((size_t)point_count + 1) * sizeof *curve);
     int *curve_start = calloc((size_t)clips.count + 2, sizeof *curve_start);
     int *curve_fill = calloc((size_t)clips.count + 1, sizeof *curve_fill);
+    int rc = 0;
     if (!match_at || !curve || !curve_start || !curve_fill) {
-        free(match_at);
-        free(curve);
-        free(curve_start);
-        free(curve_fill);
-        fclose(t);
-        fclose(rt);
-        free(text);
-        free(ratios_text);
-        cJSON_Delete(doc);
         fprintf(stderr, "animbench summary: out of memory\n");
-        return 1;
+        rc = 1;
+        goto done;
     }
     for (int pass = 0; pass < 2; pass++) {
         cJSON_ArrayForEach(pt, points)
@@ -334,18 +327,20 @@ int cmd_summary(int argc, char **argv)
         else
             fprintf(t, "| %s | 0 of %d | - | - | - | no overlap |\n", codecs.item[c], tried);
     }
+done:
     free(match_at);
     free(curve);
     free(curve_start);
     free(curve_fill);
     fclose(t);
     fclose(rt);
-    fputs(text, stdout);
-    int rc = 0;
-    if ((out && write_file_atomic(out, text, len, err, sizeof err) != 0) ||
-        (tsv_path && write_file_atomic(tsv_path, ratios_text, ratios_len, err, sizeof err) != 0)) {
-        fprintf(stderr, "animbench summary: %s\n", err);
-        rc = 1;
+    if (rc == 0) {
+        fputs(text, stdout);
+        if ((out && write_file_atomic(out, text, len, err, sizeof err) != 0) ||
+            (tsv_path && write_file_atomic(tsv_path, ratios_text, ratios_len, err, sizeof err) != 0)) {
+            fprintf(stderr, "animbench summary: %s\n", err);
+            rc = 1;
+        }
     }
     free(text);
     free(ratios_text);
