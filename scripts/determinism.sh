@@ -3,7 +3,7 @@
 # -O0 and clang -O3 (when clang is installed) and checks that `animbench tables`
 # prints byte-identical output with each, on one thread and on several, and
 # that `animbench run` reports identical figures (every metric, and the
-# stream's FNV-1a fingerprint) for a few codecs, clips and an imported BVH
+# stream's FNV-1a fingerprint) for a few codecs (shellpack's slack rows of issue 23 among them), clips and an imported BVH
 # file, ACL's and ozz's rows included when they are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,7 @@ run() {
     { ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings
       for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
-                   shellpack-nopred shellpack-gzip shellpack-ra; do
+                   shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-slack shellpack-ra-trellis; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
@@ -28,6 +28,7 @@ run() {
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec shellpack
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack-ra --tol-mm 0.1 \
         --param section_frames=7
+      "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack-trellis --tol-mm 0.1
       # ACL (C++, built with the matching C++ compiler) when its headers are found
       # the listing is read whole first: `list | grep -q` under pipefail fails when grep stops
       # reading before list has written everything (SIGPIPE), at random
