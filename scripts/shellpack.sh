@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# make shellpack (issues 11 and 22): shellpack, its ablations and its random-access row
-# shellpack-ra against ACL at equal measured shell error on the study's clips and the four
-# captures (sweeps/shellpack.json), then decode and encode timings of the three side by side, one
+# make shellpack (issues 11, 22 and 23): shellpack, its ablations, its random-access row
+# shellpack-ra and both with their slack spent (shellpack-trellis, shellpack-ra-trellis) against ACL
+# at equal measured shell error on the study's clips and the four captures (sweeps/shellpack.json),
+# then decode and encode timings of the five side by side, one
 # core, pinned, median, min and max of 5 runs; what a runtime pays at equal error (playback, seek,
 # first pose, whole clip, a crowd with cold caches, held memory: scripts/runtime.sh); and the
 # trade of shellpack-ra's section length (scripts/shellpack_sections.sh).
 # Writes results/shellpack.json and .tsv, results/shellpack_vs_acl.md and
 # results/shellpack_ablation.md (animbench summary), results/shellpack_speed.tsv,
-# results/shellpack_runtime*, results/shellpack_sections.tsv, results/shellpack_summary.md and
-# results/shellpack_ra_summary.md (the tables README quotes).  The Bandai corpus's figures come
+# results/shellpack_runtime*, results/shellpack_sections.tsv, results/shellpack_summary.md,
+# results/shellpack_ra_summary.md and results/shellpack_slack_summary.md (the tables README quotes).  The Bandai corpus's figures come
 # from make corpus (results/corpus*.json); when they are there their tables are added to the
 # summaries.  About 25 minutes.
 # usage: scripts/shellpack.sh [bin/animbench]
@@ -21,6 +22,7 @@ record_summaries() {
   ra_sources=$(ls results/shellpack.json results/shellpack_runtime_*mm.json results/corpus.json results/corpus_runtime_*mm.json \
     2>/dev/null | paste -sd, -) || true # ls fails on a missing file: the corpus may not have run
   scripts/record.sh "$bin" "$ra_sources" results/shellpack_ra_summary.md
+  scripts/record.sh "$bin" "results/shellpack.json,results/corpus.json" results/shellpack_slack_summary.md
 }
 if [ "${1:-}" = --record-only ]; then
   record_summaries "${2:-bin/animbench}"
@@ -29,7 +31,6 @@ fi
 bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
 pin=$(( $(nproc) - 1 ))
-rows="shellpack shellpack-quat shellpack-channel shellpack-allkeys shellpack-nopred shellpack-gzip shellpack-ra cubic-sc cubic-closed-sc acl-highest"
 
 if [ ! -f "$data/bvh/cmu_01_03_mb.bvh" ]; then
   scripts/mark_stale.sh results/shellpack "$data/bvh"
@@ -43,16 +44,17 @@ fi
 
 # Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
 speed=$(mktemp)
+speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-ra,shellpack-ra-trellis,acl)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json
   json=$(mktemp --suffix=.json)
-  "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs shellpack,shellpack-ra,acl --tol-mm 0.1 --runs 5 \
+  "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs "$speed_rows" --tol-mm 0.1 --runs 5 \
     --patterns whole-clip,encode --pin "$pin" --json "$json" >/dev/null 2>&1
-  awk -F'\t' -v l="$label" '
+  awk -F'\t' -v l="$label" -v rows="$speed_rows" '
     NR > 2 && $3 == "whole_clip" {d[$1] = $4 "\t" $5 "\t" $6; js = $9}
     NR > 2 && $3 == "encode" {en[$1] = $4 "\t" $5 "\t" $6}
-    END {for (c in d) order[c == "shellpack" ? 1 : c == "shellpack-ra" ? 2 : 3] = c; for (i = 1; i <= 3; i++) if (i in order)
+    END {n = split(rows, order, ","); for (i = 1; i <= n; i++) if (order[i] in d)
            print l "\t" js "\t" order[i] "\t" d[order[i]] "\t" en[order[i]]}' "${json%.json}_timings.tsv" >>"$speed"
   rm -f "$json" "${json%.json}".tsv "${json%.json}"_timings.tsv "${json%.json}"_techniques.tsv
 }
@@ -69,7 +71,7 @@ fi
 mv "$speed" results/shellpack_speed.tsv
 
 # What a runtime pays at equal measured error, ACL and the two shellpack rows side by side
-RUNTIME_CODECS=acl,shellpack,shellpack-ra RUNTIME_SETS="study captures" RUNTIME_OUT=results/shellpack_runtime \
+RUNTIME_CODECS=acl,shellpack,shellpack-ra,shellpack-ra-trellis RUNTIME_SETS="study captures" RUNTIME_OUT=results/shellpack_runtime \
   scripts/runtime.sh "$bin" >/dev/null
 scripts/shellpack_sections.sh "$bin" >/dev/null
 
@@ -77,8 +79,10 @@ scripts/shellpack_report.sh > results/shellpack_summary.md.tmp
 mv results/shellpack_summary.md.tmp results/shellpack_summary.md
 scripts/shellpack_ra_report.sh > results/shellpack_ra_summary.md.tmp
 mv results/shellpack_ra_summary.md.tmp results/shellpack_ra_summary.md
+scripts/shellpack_slack_report.sh > results/shellpack_slack_summary.md.tmp
+mv results/shellpack_slack_summary.md.tmp results/shellpack_slack_summary.md
 scripts/record.sh "$bin" results/shellpack.json results/shellpack.tsv results/shellpack_techniques.tsv \
   results/shellpack_vs_acl.md results/shellpack_ratios.tsv results/shellpack_ablation.md results/shellpack_ablation.tsv
-scripts/record.sh "$bin" rows:shellpack,shellpack-ra,acl results/shellpack_speed.tsv
+scripts/record.sh "$bin" "rows:$speed_rows" results/shellpack_speed.tsv
 record_summaries "$bin"
-cat results/shellpack_summary.md results/shellpack_ra_summary.md
+cat results/shellpack_summary.md results/shellpack_ra_summary.md results/shellpack_slack_summary.md
