@@ -1,12 +1,21 @@
 /* A registry row's encoder on a measured clip at a tol_mm, for tests that
- * look at the stream itself (test_key_select.c, test_shellpack.c): the
+ * look at the stream itself (test_key_select.c, test_shellpack*.c): the
  * test fails, naming the row, when the encoder refuses. */
 #ifndef ANIMBENCH_TESTS_ROW_ENCODE_H
 #define ANIMBENCH_TESTS_ROW_ENCODE_H
 
 #include "codecs/codec.h"
+#include "generators/clip_library.h"
 #include "harness/measure/measure.h"
 
 codec_output encode_row(const measured_clip *m, const char *row, double tol_mm);
+
+/* A clip source by name (walk and jump at `seconds` when above 0, else the defaults), and a
+ * measured clip from a source (which it takes); the test fails, saying why, when either cannot. */
+clip_source *row_source(const char *name, double seconds);
+measured_clip *row_measured_clip(clip_source *s);
+/* A row's point at tol_mm, measured by the harness from the decoded bytes; the test fails when the
+ * row refuses or its bytes do not decode. */
+point_result measure_row(const measured_clip *m, const char *row, double tol_mm);
 
 #endif

@@ -21,41 +21,9 @@
 /* twenty bones in one chain, 240 frames of random motion at every joint */
 #define CHAIN "random:bones=20,frames=240,branching=1,depth=24,seed=4"
 
-static measured_clip *load_source(clip_source *s)
-{
-    char err[256];
-    measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
-    if (!m)
-        fail_msg("%s", err);
-    return m;
-}
-
 static measured_clip *load(const char *name, double seconds)
 {
-    clip_params p = CLIP_DEFAULTS;
-    if (seconds > 0)
-        p.walk_seconds = p.jump_seconds = seconds;
-    char err[256];
-    clip_source *s = clip_source_load(name, &p, err, sizeof err);
-    if (!s)
-        fail_msg("%s: %s", name, err);
-    return load_source(s);
-}
-
-static point_result measure(const measured_clip *m, const char *row, double target_mm)
-{
-    const codec *c = codec_find(row);
-    assert_non_null(c);
-    codec_params p;
-    codec_params_init(c, &p);
-    p.tol_mm = target_mm;
-    point_result r;
-    char err[256];
-    if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
-    if (!r.decoded_ok)
-        fail_msg("%s does not decode: %s", row, r.decode_error);
-    return r;
+    return row_measured_clip(row_source(name, seconds));
 }
 
 /* The harness measures the clip decoded from the bytes: ACL's shell distance,
@@ -73,7 +41,7 @@ static void test_contract_on_decoded_clips(void **state)
         measured_clip *m = load(CLIPS[k], 1.5);
         for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++)
             for (size_t t = 0; t < 2; t++) {
-                point_result res = measure(m, ROWS[r], TARGETS[t]);
+                point_result res = measure_row(m, ROWS[r], TARGETS[t]);
                 const double shell_mm = res.metrics.shell_m.max * 1000;
                 if (!(shell_mm <= TARGETS[t]))
                     fail_msg("%s on %s at %g mm: shell max %.6f mm", ROWS[r], CLIPS[k], TARGETS[t], shell_mm);
@@ -99,7 +67,7 @@ static void test_chain_breaks_a_tolerance_per_channel(void **state)
     measured_clip *m = load(CHAIN, 0);
     for (int t = 0; t < 2; t++) {
         const double target = t ? 0.1 : 1;
-        point_result naive = measure(m, "shellpack-channel", target), closed = measure(m, "shellpack", target);
+        point_result naive = measure_row(m, "shellpack-channel", target), closed = measure_row(m, "shellpack", target);
         print_message("  chain at %g mm: per channel %.3f mm (%zu bytes), closed loop %.4f mm (%zu bytes)\n", target,
                       naive.metrics.shell_m.max * 1000, naive.bytes, closed.metrics.shell_m.max * 1000, closed.bytes);
         assert_true(naive.metrics.shell_m.max * 1000 > 2 * target);
@@ -139,7 +107,7 @@ static void test_folding(void **state)
     }
     s->sample_hash = clip_hash(c);
     strcpy(s->generator, "bvh"); /* between frames, the original is this clip's interpolation, not the walk's */
-    measured_clip *m = load_source(s);
+    measured_clip *m = row_measured_clip(s);
     codec_output out = encode_row(m, "shellpack", 0.1);
     sp_plan p;
     sp_header h;
@@ -433,7 +401,7 @@ static void test_audit_findings(void **state)
     s->clip = still;
     s->sample_hash = clip_hash(still);
     strcpy(s->generator, "bvh");
-    measured_clip *ms = load_source(s);
+    measured_clip *ms = row_measured_clip(s);
     codec_output rest = encode_row(ms, "shellpack", 1);
     read_sizes(rest.bytes.data, rest.bytes.size, sizes);
     assert_true(sizes[3] == 0 && sizes[4] == 0);

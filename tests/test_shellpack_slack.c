@@ -15,7 +15,6 @@
 
 #include "codecs/shellpack/shellpack.h"
 #include "core/pcg32.h"
-#include "generators/clip_library.h"
 #include "harness/measure/measure.h"
 #include "row_encode.h"
 
@@ -26,43 +25,6 @@ static const char *const ROWS[] = {"shellpack-trellis", "shellpack-trellis-keys"
                                    "shellpack-slack", "shellpack-ra-trellis"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
-static measured_clip *load_source(clip_source *s)
-{
-    char err[256];
-    measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
-    if (!m)
-        fail_msg("%s", err);
-    return m;
-}
-
-static clip_source *source(const char *name, double seconds)
-{
-    clip_params p = CLIP_DEFAULTS;
-    if (seconds > 0)
-        p.walk_seconds = p.jump_seconds = seconds;
-    char err[256];
-    clip_source *s = clip_source_load(name, &p, err, sizeof err);
-    if (!s)
-        fail_msg("%s: %s", name, err);
-    return s;
-}
-
-static point_result measure(const measured_clip *m, const char *row, double target_mm)
-{
-    const codec *c = codec_find(row);
-    assert_non_null(c);
-    codec_params p;
-    codec_params_init(c, &p);
-    p.tol_mm = target_mm;
-    point_result r;
-    char err[256];
-    if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
-    if (!r.decoded_ok)
-        fail_msg("%s does not decode: %s", row, r.decode_error);
-    return r;
-}
-
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
  * frame, is within the target, and is the figure the encoder reports; every row, on the chain, the
  * study's clips (the jump scales its joints) and a branching random rig. */
@@ -72,10 +34,10 @@ static void test_contract_on_decoded_clips(void **state)
     static const char *const CLIPS[] = {CHAIN, "walk", "jump", "mocap", "random:bones=40,frames=120,seed=3"};
     static const double TARGETS[] = {1, 0.1};
     for (size_t k = 0; k < sizeof CLIPS / sizeof *CLIPS; k++) {
-        measured_clip *m = load_source(source(CLIPS[k], 1.5));
+        measured_clip *m = row_measured_clip(row_source(CLIPS[k], 1.5));
         for (size_t r = 0; r < ROW_COUNT; r++)
             for (size_t t = 0; t < 2; t++) {
-                point_result res = measure(m, ROWS[r], TARGETS[t]);
+                point_result res = measure_row(m, ROWS[r], TARGETS[t]);
                 const double shell_mm = res.metrics.shell_m.max * 1000;
                 if (!(shell_mm <= TARGETS[t]))
                     fail_msg("%s on %s at %g mm: shell max %.6f mm", ROWS[r], CLIPS[k], TARGETS[t], shell_mm);
@@ -97,7 +59,7 @@ static void test_the_stream_is_shellpacks(void **state)
     (void)state;
     static const char *const PAIRS[][2] = {{"shellpack-trellis", "shellpack"}, {"shellpack-slack", "shellpack-allkeys"},
                                            {"shellpack-ra-trellis", "shellpack-ra"}};
-    measured_clip *m = load_source(source("walk", 1));
+    measured_clip *m = row_measured_clip(row_source("walk", 1));
     const anim_rig *rig = m->source->clip->rig;
     for (size_t i = 0; i < sizeof PAIRS / sizeof *PAIRS; i++) {
         const codec *row = codec_find(PAIRS[i][0]), *plain = codec_find(PAIRS[i][1]);
@@ -129,7 +91,7 @@ static void test_the_stream_is_shellpacks(void **state)
 static void test_slack_is_spent(void **state)
 {
     (void)state;
-    clip_source *s = source("walk", 2);
+    clip_source *s = row_source("walk", 2);
     anim_clip *c = s->clip;
     pcg32 rng;
     pcg32_seed(&rng, 7, 23);
@@ -144,8 +106,8 @@ static void test_slack_is_spent(void **state)
         }
     s->sample_hash = clip_hash(c);
     strcpy(s->generator, "bvh"); /* between frames, the original is this clip's interpolation */
-    measured_clip *m = load_source(s);
-    point_result plain = measure(m, "shellpack-allkeys", 1), spent = measure(m, "shellpack-trellis", 1);
+    measured_clip *m = row_measured_clip(s);
+    point_result plain = measure_row(m, "shellpack-allkeys", 1), spent = measure_row(m, "shellpack-trellis", 1);
     print_message("  noisy walk at 1 mm: shellpack-allkeys %zu bytes (mean shell %.4f mm), shellpack-trellis %zu "
                   "(%.4f mm)\n",
                   plain.bytes, plain.metrics.shell_m.mean * 1000, spent.bytes, spent.metrics.shell_m.mean * 1000);
@@ -162,7 +124,7 @@ static void test_slack_is_spent(void **state)
 static void test_same_bytes_twice(void **state)
 {
     (void)state;
-    measured_clip *m = load_source(source(CHAIN, 0));
+    measured_clip *m = row_measured_clip(row_source(CHAIN, 0));
     for (size_t r = 0; r < ROW_COUNT; r++) {
         codec_output a = encode_row(m, ROWS[r], 0.1), b = encode_row(m, ROWS[r], 0.1);
         assert_int_equal(a.bytes.size, b.bytes.size);
