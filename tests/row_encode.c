@@ -3,6 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 
 #include "row_encode.h"
 
@@ -59,4 +60,27 @@ point_result measure_row(const measured_clip *m, const char *row, double tol_mm)
     if (!r.decoded_ok)
         fail_msg("%s does not decode: %s", row, r.decode_error);
     return r;
+}
+
+void assert_contract_on_decoded_clips(const char *const *clips, size_t clip_count, const char *const *rows,
+                                      size_t row_count)
+{
+    static const double TARGETS[] = {1, 0.1};
+    for (size_t k = 0; k < clip_count; k++) {
+        measured_clip *m = row_measured_clip(row_source(clips[k], 1.5));
+        for (size_t r = 0; r < row_count; r++)
+            for (size_t t = 0; t < 2; t++) {
+                point_result res = measure_row(m, rows[r], TARGETS[t]);
+                const double shell_mm = res.metrics.shell_m.max * 1000;
+                if (!(shell_mm <= TARGETS[t]))
+                    fail_msg("%s on %s at %g mm: shell max %.6f mm", rows[r], clips[k], TARGETS[t], shell_mm);
+                assert_true(res.has_reported);
+                assert_true(fabs(res.reported_error_mm - shell_mm) <= 1e-9);
+                if (r == 0)
+                    print_message("  %-40s %4g mm: %6zu bytes, shell max %.4f mm\n", clips[k], TARGETS[t], res.bytes,
+                                  shell_mm);
+                point_result_free(&res);
+            }
+        measured_clip_free(m);
+    }
 }

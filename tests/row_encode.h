@@ -17,5 +17,10 @@ measured_clip *row_measured_clip(clip_source *s);
 /* A row's point at tol_mm, measured by the harness from the decoded bytes; the test fails when the
  * row refuses or its bytes do not decode. */
 point_result measure_row(const measured_clip *m, const char *row, double tol_mm);
+/* ACL's shell distance of the clip the harness decodes from each row's bytes, max over every joint
+ * and frame, within the target (1 and 0.1 mm), and the encoder's own report that same figure, for
+ * every row on every clip (walk and jump at 1.5 s); prints the first row's figures. */
+void assert_contract_on_decoded_clips(const char *const *clips, size_t clip_count, const char *const *rows,
+                                      size_t row_count);
 
 #endif

@@ -36,24 +36,7 @@ static void test_contract_on_decoded_clips(void **state)
     static const char *const CLIPS[] = {CHAIN, "walk", "jump", "mocap", "random:bones=40,frames=120,seed=3"};
     static const char *const ROWS[] = {"shellpack", "shellpack-quat", "shellpack-allkeys", "shellpack-nopred",
                                        "shellpack-gzip"};
-    static const double TARGETS[] = {1, 0.1};
-    for (size_t k = 0; k < sizeof CLIPS / sizeof *CLIPS; k++) {
-        measured_clip *m = load(CLIPS[k], 1.5);
-        for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++)
-            for (size_t t = 0; t < 2; t++) {
-                point_result res = measure_row(m, ROWS[r], TARGETS[t]);
-                const double shell_mm = res.metrics.shell_m.max * 1000;
-                if (!(shell_mm <= TARGETS[t]))
-                    fail_msg("%s on %s at %g mm: shell max %.6f mm", ROWS[r], CLIPS[k], TARGETS[t], shell_mm);
-                assert_true(res.has_reported);
-                assert_true(fabs(res.reported_error_mm - shell_mm) <= 1e-9);
-                if (r == 0)
-                    print_message("  %-40s %4g mm: %6zu bytes, shell max %.4f mm\n", CLIPS[k], TARGETS[t], res.bytes,
-                                  shell_mm);
-                point_result_free(&res);
-            }
-        measured_clip_free(m);
-    }
+    assert_contract_on_decoded_clips(CLIPS, sizeof CLIPS / sizeof *CLIPS, ROWS, sizeof ROWS / sizeof *ROWS);
 }
 
 /* The chain is built so that a tolerance per channel fails: each of twenty
