@@ -18,22 +18,13 @@
 #include "generators/clip_library.h"
 #include "harness/measure/measure.h"
 #include "harness/measure/runtime.h"
+#include "row_encode.h"
 
 #define CHAIN "random:bones=20,frames=240,branching=1,depth=24,seed=4"
 
 static measured_clip *load(const char *name, double seconds)
 {
-    clip_params p = CLIP_DEFAULTS;
-    if (seconds > 0)
-        p.walk_seconds = p.jump_seconds = seconds;
-    char err[256];
-    clip_source *s = clip_source_load(name, &p, err, sizeof err);
-    if (!s)
-        fail_msg("%s: %s", name, err);
-    measured_clip *m = measured_clip_create(s, NULL, err, sizeof err);
-    if (!m)
-        fail_msg("%s", err);
-    return m;
+    return row_measured_clip(row_source(name, seconds));
 }
 
 static codec_params params(const codec *c, double tol_mm, int section_frames)
