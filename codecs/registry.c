@@ -32,9 +32,11 @@ extern const codec_ops EVERY_NTH_OPS;
 #define SHELLPACK(quaternion, per_channel, keys, predict, gzip) \
     (&(const shellpack_config){quaternion, per_channel, keys, predict, gzip, false})
 #define SHELLPACK_RA (&(const shellpack_config){false, false, false, true, false, true})
-#define SLACK_SOURCES SHELLPACK_SOURCES " shellpack_slack.c shellpack_slack.h"
-#define SLACK(keys, random_access, radius, passes, trellis) \
-    (&(const shellpack_slack_config){{false, false, keys, true, false, random_access}, radius, passes, trellis})
+#define SLACK_SOURCES                                                                                          \
+    SHELLPACK_SOURCES " shellpack_slack.c shellpack_slack.h shellpack_costs.c shellpack_costs.h shellpack_exchange.c " \
+                      "shellpack_exchange.h"
+#define SLACK(keys, random_access, radius, passes, trellis, exchange) \
+    (&(const shellpack_slack_config){{false, false, keys, true, false, random_access}, radius, passes, trellis, exchange})
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
@@ -173,19 +175,23 @@ static const codec CODECS[] = {
     {"shellpack-trellis", "issue 23: shellpack's closed loop (every frame kept), then its slack spent: a curve's values "
                           "chosen together (Viterbi over offsets -2..2 grid points) for the fewest estimated bits with "
                           "every subtree within the target, 8 passes; shellpack's stream and decoder",
-     CODEC_DECODES_AHEAD, SLACK(false, false, 2, 8, true), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK(false, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-exchange", "shellpack-trellis with the steps exchanged first: each component's step offered 32, 16, 8 "
+                           "and 4 grid indices finer so that its ancestors and subtree can coarsen, kept when the curves "
+                           "it changed cost fewer estimated bits (issue 23's steps by equal slope, as a local search)",
+     CODEC_DECODES_AHEAD, SLACK(false, false, 2, 8, true, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
-     CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-p1", "shellpack-trellis with one pass instead of 8 (ablation: the passes)",
-     CODEC_DECODES_AHEAD, SLACK(false, false, 2, 1, true), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK(false, false, 2, 1, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-slack", "shellpack (keys included) with its slack spent value by value: each moved by up to 4 grid "
                         "points where the residuals it touches (the next two kept frames' included) get cheaper, 8 passes "
                         "(ablation: one by one instead of the trellis)",
-     CODEC_DECODES_AHEAD, SLACK(true, false, 4, 8, false), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK(true, false, 4, 8, false, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-ra-trellis", "issue 23 on shellpack-ra: its plan with the slack spent as shellpack-trellis's; "
                              "shellpack-ra's stream, decoder and sampler",
-     0, SLACK(false, true, 2, 8, true), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
+     0, SLACK(false, true, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-quat", "shellpack with rotations as four quaternion components (ablation: no log map)", CODEC_DECODES_AHEAD,
      SHELLPACK(true, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-channel", "shellpack with a tolerance per channel instead of the closed loop (ablation; no contract)", CODEC_DECODES_AHEAD,

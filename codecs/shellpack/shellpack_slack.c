@@ -7,6 +7,9 @@
  * predictor expects, and the residuals it touches get smaller: capture noise the target does not
  * ask for is not coded.
  *
+ * Before it, a row may exchange steps along the hierarchy (shellpack_exchange.c, `exchange`): the
+ * plan's steps are then no longer the coarsening's, and the slack phase spends what is left.
+ *
  * How: curve by curve (joints in rig order, parents first; components in order).  Costs are the
  * estimated bits of residuals, from the coder's model as it stands after coding the whole clip once
  * (a static table per context, so that an estimate does not depend on the order moves are tried
@@ -28,73 +31,24 @@
 #include <string.h>
 
 #include "core/error_shell.h"
+#include "codecs/shellpack/shellpack_costs.h"
 #include "codecs/shellpack/shellpack_encoder.h"
+#include "codecs/shellpack/shellpack_exchange.h"
 #include "codecs/shellpack/shellpack_slack.h"
 
 
-#define COST_RANGE 64 /* residuals tabulated per context: -64 .. 64 */
 #define SLACK_RADIUS_MAX 8 /* the greedy pass's; the trellis's is TRELLIS_RADIUS_MAX */
-
-typedef struct slack_costs {
-    uint32_t at[RESIDUAL_CONTEXTS][2 * COST_RANGE + 1];
-    uint32_t beyond[RESIDUAL_CONTEXTS]; /* the cost of |r| = COST_RANGE, for larger ones plus 2 bits per doubling */
-} slack_costs;
-
-static uint32_t cost_of(const slack_costs *t, int ctx, int32_t r)
-{
-    if (r >= -COST_RANGE && r <= COST_RANGE)
-        return t->at[ctx][r + COST_RANGE];
-    uint32_t a = sp_magnitude(r), extra = 0;
-    for (uint32_t m = COST_RANGE; m < a && m < 0x80000000u; m <<= 1)
-        extra += 2 * RC_COST_SCALE;
-    return t->beyond[ctx] + extra;
-}
-
-/* The coder's model of sub-track kind `type` after every residual of the clip, as a table. */
-static void tabulate_costs(const sp_encoder *e, int type, slack_costs *out)
-{
-    residual_model m, trial;
-    residual_model_init(&m);
-    for (int b = 0; b < e->nb; b++) {
-        const sp_track *t = sp_track_at(&e->plan, b, type);
-        if (t->mode != SP_ANIM)
-            continue;
-        const uint8_t *kept = sp_kept(&e->plan, b);
-        for (int c = 0; c < sp_comps(&e->plan, type); c++) {
-            const int32_t *k = sp_curve(&e->plan, b, type, c);
-            sp_predictor_state s;
-            sp_predictor_reset(&s);
-            uint32_t m1 = 0, m2 = 0;
-            for (int f = 0; f < e->n; f++) {
-                if (!kept[f])
-                    continue;
-                const int32_t r = sp_wrap32((int64_t)k[f] - sp_predict(t->predictor[c], &s));
-                residual_cost(&e->cost, &m, sp_curve_context(m1, m2), r);
-                sp_predictor_update(t->predictor[c], &s, k[f], r);
-                m2 = m1;
-                m1 = sp_magnitude(r);
-            }
-        }
-    }
-    for (int ctx = 0; ctx < RESIDUAL_CONTEXTS; ctx++) {
-        for (int r = -COST_RANGE; r <= COST_RANGE; r++) {
-            trial = m;
-            out->at[ctx][r + COST_RANGE] = residual_cost(&e->cost, &trial, ctx, r);
-        }
-        out->beyond[ctx] = out->at[ctx][2 * COST_RANGE];
-    }
-}
 
 /* The estimated cost of value v at kept frame list[i] of a curve, with the predictor state s and
  * magnitudes m1, m2 before it: its residual and the next two kept frames'. */
-static uint32_t lookahead_cost(const slack_costs *t, int predictor, sp_predictor_state s, uint32_t m1, uint32_t m2,
+static uint32_t lookahead_cost(const sp_residual_costs *t, int predictor, sp_predictor_state s, uint32_t m1, uint32_t m2,
                                const int32_t *k, const int *list, int i, int count, int32_t v)
 {
     uint32_t cost = 0;
     for (int j = i; j < count && j <= i + 2; j++) {
         const int32_t value = j == i ? v : k[list[j]];
         const int32_t r = sp_wrap32((int64_t)value - sp_predict(predictor, &s));
-        cost += cost_of(t, sp_curve_context(m1, m2), r);
+        cost += sp_cost_of(t, sp_curve_context(m1, m2), r);
         sp_predictor_update(predictor, &s, value, r);
         m2 = m1;
         m1 = sp_magnitude(r);
@@ -153,18 +107,25 @@ static bool try_move(sp_encoder *e, int b, int type, int32_t *k, const int *list
     return true;
 }
 
-/* One curve's values one by one (the greedy pass); list has room for every frame.  Returns the
- * values moved. */
-static long slack_curve(sp_encoder *e, int b, int type, int c, int radius, const slack_costs *costs, int *list)
+/* Joint b's kept frames into list (room for every frame); how many. */
+static int kept_frames(const sp_encoder *e, int b, int *list)
 {
-    sp_plan *p = &e->plan;
-    const int predictor = sp_track_at(p, b, type)->predictor[c];
-    int32_t *k = sp_curve(p, b, type, c);
-    const uint8_t *kept = sp_kept(p, b);
+    const uint8_t *kept = sp_kept(&e->plan, b);
     int count = 0;
     for (int f = 0; f < e->n; f++)
         if (kept[f])
             list[count++] = f;
+    return count;
+}
+
+/* One curve's values one by one (the greedy pass); list has room for every frame.  Returns the
+ * values moved. */
+static long slack_curve(sp_encoder *e, int b, int type, int c, int radius, const sp_residual_costs *costs, int *list)
+{
+    sp_plan *p = &e->plan;
+    const int predictor = sp_track_at(p, b, type)->predictor[c];
+    int32_t *k = sp_curve(p, b, type, c);
+    const int count = kept_frames(e, b, list);
     sp_predictor_state s;
     sp_predictor_reset(&s);
     uint32_t m1 = 0, m2 = 0;
@@ -234,7 +195,7 @@ typedef struct trellis_scratch {
  * and residual magnitudes before i0, as committed.  Returns the values moved. */
 static long trellis_block(sp_encoder *e, int b, int type, int predictor, int32_t *k, const int *list, int count,
                           int i0, int len, sp_predictor_state s0, uint32_t m1, uint32_t m2, int radius,
-                          const slack_costs *costs, trellis_scratch *t)
+                          const sp_residual_costs *costs, trellis_scratch *t)
 {
     const int w = 2 * radius + 1;
     /* a move is offered only where the smaller one on its side fits (the error grows with the distance
@@ -253,7 +214,7 @@ static long trellis_block(sp_encoder *e, int b, int type, int predictor, int32_t
             NODE(0, a, z) = (trellis_node){UINT32_MAX, 0, 0, 0};
             if (a == radius && t->fits[z]) {
                 const int32_t r = sp_wrap32((int64_t)k[list[i0]] + z - radius - sp_predict(predictor, &s0));
-                NODE(0, a, z) = (trellis_node){cost_of(costs, sp_curve_context(m1, m2), r), sp_magnitude(r), m1, 0};
+                NODE(0, a, z) = (trellis_node){sp_cost_of(costs, sp_curve_context(m1, m2), r), sp_magnitude(r), m1, 0};
             }
         }
     for (int j = 1; j < len; j++) {
@@ -270,7 +231,7 @@ static long trellis_block(sp_encoder *e, int b, int type, int predictor, int32_t
                     const int64_t v2 = j >= 2 ? (int64_t)k[list[i - 2]] + y - radius : i >= 2 ? k[list[i - 2]] : 0;
                     const sp_predictor_state s = {v1, v2, i >= 2 ? 2 : 1, 16};
                     const int32_t r = sp_wrap32((int64_t)v - sp_predict(predictor, &s));
-                    const uint32_t cost = from->cost + cost_of(costs, sp_curve_context(from->m1, from->m2), r);
+                    const uint32_t cost = from->cost + sp_cost_of(costs, sp_curve_context(from->m1, from->m2), r);
                     if (cost < best.cost)
                         best = (trellis_node){cost, sp_magnitude(r), from->m1, (int8_t)y};
                 }
@@ -306,7 +267,7 @@ static long trellis_block(sp_encoder *e, int b, int type, int predictor, int32_t
  * path), then committed frame by frame, each move checked again with the ones before it.  The
  * adaptive predictor's weight depends on the whole path: its curves get the greedy pass.  Returns
  * the values moved. */
-static long trellis_curve(sp_encoder *e, int b, int type, int c, int radius, const slack_costs *costs, int *list,
+static long trellis_curve(sp_encoder *e, int b, int type, int c, int radius, const sp_residual_costs *costs, int *list,
                           trellis_scratch *t)
 {
     sp_plan *p = &e->plan;
@@ -314,11 +275,7 @@ static long trellis_curve(sp_encoder *e, int b, int type, int c, int radius, con
     if (predictor == SP_PRED_ADAPTIVE)
         return slack_curve(e, b, type, c, radius, costs, list);
     int32_t *k = sp_curve(p, b, type, c);
-    const uint8_t *kept = sp_kept(p, b);
-    int count = 0;
-    for (int f = 0; f < e->n; f++)
-        if (kept[f])
-            list[count++] = f;
+    const int count = kept_frames(e, b, list);
     sp_predictor_state s;
     sp_predictor_reset(&s);
     uint32_t m1 = 0, m2 = 0;
@@ -343,7 +300,7 @@ static int spend_slack(sp_encoder *e, const shellpack_slack_config *cfg, char *e
         !spe_rebuild(e))
         return 0; /* a plan that misses in the closed loop's own terms is left to the refinement below */
     int *list = malloc((size_t)e->n * sizeof *list);
-    slack_costs *costs = malloc(sizeof *costs);
+    sp_residual_costs *costs = malloc(sizeof *costs);
     trellis_scratch *t = cfg->trellis ? malloc(sizeof *t) : NULL;
     if (!list || !costs || (cfg->trellis && !t)) {
         free(list);
@@ -357,7 +314,7 @@ static int spend_slack(sp_encoder *e, const shellpack_slack_config *cfg, char *e
         for (int type = 0; type < SP_TYPES; type++) {
             if (!sp_type_animated(&e->plan, type))
                 continue;
-            tabulate_costs(e, type, costs);
+            sp_tabulate_costs(e, type, costs);
             for (int b = 0; b < e->nb; b++)
                 if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
                     for (int c = 0; c < sp_comps(&e->plan, type); c++)
@@ -409,6 +366,8 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     int rc = spe_init(&e, in->clip, &cfg->base, target_mm, err, err_size);
     if (rc == 0)
         rc = spe_plan_closed_loop(&e, err, err_size);
+    if (rc == 0)
+        rc = spe_exchange_steps(&e, cfg->exchange, err, err_size);
     if (rc == 0 && cfg->base.keys)
         spe_choose_keys(&e);
     if (rc == 0)

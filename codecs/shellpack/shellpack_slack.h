@@ -12,6 +12,8 @@ typedef struct shellpack_slack_config {
     int radius;            /* grid points a value may move (0: shellpack's plan, unchanged) */
     int passes;            /* passes over every curve, predictors chosen again after each */
     bool trellis;          /* a curve's values chosen together (Viterbi; radius <= 3) instead of one by one */
+    int exchange;          /* before keys and slack, steps exchanged along the hierarchy, offers of `exchange`
+                            * grid indices down to exchange / 8 (shellpack_exchange.h; 0: none) */
 } shellpack_slack_config;
 
 extern const codec_ops SHELLPACK_SLACK_OPS;
