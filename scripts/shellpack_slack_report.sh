@@ -51,7 +51,11 @@ for row in shellpack-exchange shellpack-trellis; do
   fi
   read -r m _ _ n <<<"$(geo "$ratios" "$row" "shell_max_mm <= 0.1 mm" '^cmu_01_0[13]')"
   read -r sm _ _ _ <<<"$(geo "$ratios" shellpack "shell_max_mm <= 0.1 mm" '^cmu_01_0[13]')"
-  echo "| the 120 Hz captures (cmu_01_01, cmu_01_03) at 0.1 mm: <= 0.40x | $row | ${m}x ($n clips; shellpack ${sm}x) | $(verdict "$m" 0.40) |"
+  if [ "$n" = 0 ]; then
+    echo "| the 120 Hz captures (cmu_01_01, cmu_01_03) at 0.1 mm: <= 0.40x | $row | not measured | - |"
+  else
+    echo "| the 120 Hz captures (cmu_01_01, cmu_01_03) at 0.1 mm: <= 0.40x | $row | ${m}x ($n clips; shellpack ${sm}x) | $(verdict "$m" 0.40) |"
+  fi
   # the smallest row on the study's clips and the captures: bytes, and gzip of every row's stream (the
   # slack family's own ablation rows left out)
   awk -F'\t' -v row="$row" '
@@ -63,7 +67,7 @@ for row in shellpack-exchange shellpack-trellis; do
     END {
       for (k in mine) { n++; if (k in best && best[k] < mine[k]) { split(k, p, SUBSEP); lost = lost sprintf("%s%s at %s mm: %s %d < %d", lost ? "; " : "", p[1], p[2], who[k], best[k], mine[k]) } }
       printf "| the study'"'"'s clips and the captures: no row smaller at either target (any row'"'"'s gzip too; the slack rows'"'"' own ablation rows left out) | %s | %s | %s |\n",
-        row, lost ? lost : sprintf("smallest on all %d clip-targets", n), lost ? "**no**" : "yes" }' results/shellpack.tsv
+        row, !n ? "not measured" : lost ? lost : sprintf("smallest on all %d clip-targets", n), !n ? "-" : lost ? "**no**" : "yes" }' results/shellpack.tsv
   if [ -f results/shellpack_speed.tsv ]; then
     awk -F'\t' -v row="$row" 'NR > 2 { d[$1, $3] = $4; e[$1, $3] = $7; if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 } }
       END { for (i = 1; i <= n; i++) { k = o[i]
