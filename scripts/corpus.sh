@@ -5,7 +5,7 @@
 # where it stopped): results/corpus.json and results/corpus_summary.md; then what a runtime pays
 # at equal error for ACL, shellpack, shellpack-ra and shellpack-ra-trellis on every clip (scripts/runtime.sh):
 # results/corpus_runtime*; and, when make shellpack has run, the shellpack summaries (issue 23's too) again with
-# the corpus's tables.  About an hour on two cores (37 minutes of sweep, 20 of runtime tables).
+# the corpus's tables.  About 2 h 15 min on two cores (91 minutes of sweep, 43 of runtime tables).
 # usage: scripts/corpus.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
