@@ -53,12 +53,17 @@ point_result measure_row(const measured_clip *m, const char *row, double tol_mm)
     codec_params p;
     codec_params_init(c, &p);
     p.tol_mm = tol_mm;
+    return measure_row_params(m, c, &p);
+}
+
+point_result measure_row_params(const measured_clip *m, const codec *c, const codec_params *p)
+{
     point_result r;
     char err[256];
-    if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
+    if (measure_point(m, c, p, false, &r, err, sizeof err) != 0)
+        fail_msg("%s: %s", c->name, err);
     if (!r.decoded_ok)
-        fail_msg("%s does not decode: %s", row, r.decode_error);
+        fail_msg("%s does not decode: %s", c->name, r.decode_error);
     return r;
 }
 

@@ -17,6 +17,8 @@ measured_clip *row_measured_clip(clip_source *s);
 /* A row's point at tol_mm, measured by the harness from the decoded bytes; the test fails when the
  * row refuses or its bytes do not decode. */
 point_result measure_row(const measured_clip *m, const char *row, double tol_mm);
+/* The same at parameters p (a row's other parameters, e.g. shellpack-ra's section length). */
+point_result measure_row_params(const measured_clip *m, const codec *c, const codec_params *p);
 /* ACL's shell distance of the clip the harness decodes from each row's bytes, max over every joint
  * and frame, within the target (1 and 0.1 mm), and the encoder's own report that same figure, for
  * every row on every clip (walk and jump at 1.5 s); prints the first row's figures. */

@@ -44,13 +44,7 @@ static point_result measure(const measured_clip *m, const char *row, double tol_
     const codec *c = codec_find(row);
     assert_non_null(c);
     codec_params p = params(c, tol_mm, section_frames);
-    point_result r;
-    char err[256];
-    if (measure_point(m, c, &p, false, &r, err, sizeof err) != 0)
-        fail_msg("%s: %s", row, err);
-    if (!r.decoded_ok)
-        fail_msg("%s does not decode: %s", row, r.decode_error);
-    return r;
+    return measure_row_params(m, c, &p);
 }
 
 static codec_output encode(const measured_clip *m, const char *row, double tol_mm, int section_frames)
