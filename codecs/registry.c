@@ -192,6 +192,9 @@ static const codec CODECS[] = {
     {"shellpack-ra-trellis", "issue 23 on shellpack-ra: its plan with the slack spent as shellpack-trellis's; "
                              "shellpack-ra's stream, decoder and sampler",
      0, SLACK(false, true, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
+    {"shellpack-ra-exchange", "shellpack-ra-trellis with the steps exchanged first, as shellpack-exchange's; "
+                              "shellpack-ra's stream, decoder and sampler",
+     0, SLACK(false, true, 2, 8, true, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-quat", "shellpack with rotations as four quaternion components (ablation: no log map)", CODEC_DECODES_AHEAD,
      SHELLPACK(true, false, true, true, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-channel", "shellpack with a tolerance per channel instead of the closed loop (ablation; no contract)", CODEC_DECODES_AHEAD,

@@ -44,7 +44,7 @@ fi
 
 # Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
 speed=$(mktemp)
-speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-ra,shellpack-ra-trellis,acl)
+speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,acl)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json
@@ -71,7 +71,7 @@ fi
 mv "$speed" results/shellpack_speed.tsv
 
 # What a runtime pays at equal measured error, ACL and the two shellpack rows side by side
-RUNTIME_CODECS=acl,shellpack,shellpack-ra,shellpack-ra-trellis RUNTIME_SETS="study captures" RUNTIME_OUT=results/shellpack_runtime \
+RUNTIME_CODECS=acl,shellpack,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange RUNTIME_SETS="study captures" RUNTIME_OUT=results/shellpack_runtime \
   scripts/runtime.sh "$bin" >/dev/null
 scripts/shellpack_sections.sh "$bin" >/dev/null
 

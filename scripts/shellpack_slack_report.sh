@@ -106,18 +106,19 @@ shellpack-trellis|every frame kept, the trellis, 8 passes
 shellpack-exchange|every frame kept, steps exchanged along the hierarchy (offers of 32 to 4 grid indices), then the trellis
 EOF
 echo
-echo "'-': not measured there (make corpus runs shellpack-trellis, shellpack-exchange, shellpack-trellis-keys and"
-echo "shellpack-ra-trellis only)."
+echo "'-': not measured there (make corpus runs shellpack-trellis, shellpack-exchange, shellpack-trellis-keys,"
+echo "shellpack-ra-trellis and shellpack-ra-exchange only)."
 echo
 echo "## The random-access row"
 echo
-echo "shellpack-ra-trellis is shellpack-ra's plan with the slack spent by the same trellis: shellpack-ra's stream,"
-echo "decoder and sampler, so what a runtime pays per pose is shellpack-ra's (results/shellpack_runtime_summary.md and"
-echo "results/corpus_runtime_summary.md time both rows side by side)."
+echo "shellpack-ra-trellis is shellpack-ra's plan with the slack spent by the same trellis, shellpack-ra-exchange the"
+echo "same after shellpack-exchange's step exchange: shellpack-ra's stream, decoder and sampler, so what a runtime pays"
+echo "per pose is shellpack-ra's (results/shellpack_runtime_summary.md and results/corpus_runtime_summary.md time the"
+echo "three rows side by side)."
 echo
 echo "| row | study + captures 0.1 mm | 1 mm | Bandai 0.1 mm | 1 mm |"
 echo "|---|---:|---:|---:|---:|"
-for row in shellpack-ra shellpack-ra-trellis; do
+for row in shellpack-ra shellpack-ra-trellis shellpack-ra-exchange; do
   line="| $row"
   for t in 0.1 1; do read -r m _ _ _ <<<"$(geo "$ratios" "$row" "shell_max_mm <= $t mm")"; line="$line | ${m}x"; done
   for t in 0.1 1; do
