@@ -3,9 +3,9 @@
 # Bandai Namco Research Inc.; Kobayashi et al., arXiv:2306.08861, 2023) through every self-contained
 # codec at 0.1 mm and 1 mm of shell error, with curves for BD-rates (sweeps/corpus.json, resumes
 # where it stopped): results/corpus.json and results/corpus_summary.md; then what a runtime pays
-# at equal error for ACL, shellpack, shellpack-ra and shellpack-ra-trellis on every clip (scripts/runtime.sh):
+# at equal error for ACL, shellpack, shellpack-ra, shellpack-ra-trellis and shellpack-ra-exchange on every clip (scripts/runtime.sh):
 # results/corpus_runtime*; and, when make shellpack has run, the shellpack summaries (issue 23's too) again with
-# the corpus's tables.  About 2 h 15 min on two cores (91 minutes of sweep, 43 of runtime tables).
+# the corpus's tables.  About 3 h 20 min on two cores (118 minutes of sweep, 80 of runtime tables).
 # usage: scripts/corpus.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
