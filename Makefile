@@ -254,7 +254,7 @@ corpus: deps $(BIN)
 # ACL at equal shell error on the study's clips and the four captures, with decode and encode timings
 # side by side, the runtime table and the section-length curve: results/shellpack_summary.md,
 # results/shellpack_ra_summary.md, results/shellpack_slack_summary.md (the Bandai corpus's rows come
-# from make corpus).  About an hour.
+# from make corpus).  About 75 minutes.
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
 

@@ -113,8 +113,8 @@ echo "## The random-access row"
 echo
 echo "shellpack-ra-trellis is shellpack-ra's plan with the slack spent by the same trellis, shellpack-ra-exchange the"
 echo "same after shellpack-exchange's step exchange: shellpack-ra's stream, decoder and sampler, so what a runtime pays"
-echo "per pose is shellpack-ra's (results/shellpack_runtime_summary.md and results/corpus_runtime_summary.md time the"
-echo "three rows side by side)."
+echo "per pose is shellpack-ra's (results/corpus_runtime_summary.md times the three rows side by side on Bandai;"
+echo "results/shellpack_runtime_summary.md shellpack-ra and shellpack-ra-trellis on the study's clips and captures)."
 echo
 echo "| row | study + captures 0.1 mm | 1 mm | Bandai 0.1 mm | 1 mm |"
 echo "|---|---:|---:|---:|---:|"
