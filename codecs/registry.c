@@ -10,6 +10,7 @@
 #include "codecs/ozz/ozz_codec.h"
 #include "codecs/study/raw_codec.h"
 #include "codecs/shellpack/shellpack.h"
+#include "codecs/shellpack/shellpack_match.h"
 #include "codecs/shellpack/shellpack_slack.h"
 #include "codecs/study/track_codecs.h"
 
@@ -37,6 +38,7 @@ extern const codec_ops EVERY_NTH_OPS;
                       "shellpack_exchange.h"
 #define SLACK(keys, random_access, radius, passes, trellis, exchange) \
     (&(const shellpack_slack_config){{false, false, keys, true, false, random_access}, radius, passes, trellis, exchange})
+#define MATCH_SOURCES SLACK_SOURCES " shellpack_match.c shellpack_match.h match_model.c match_model.h"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
@@ -180,6 +182,11 @@ static const codec CODECS[] = {
                            "and 4 grid indices finer so that its ancestors and subtree can coarsen, kept when the curves "
                            "it changed cost fewer estimated bits (issue 23's steps by equal slope, as a local search)",
      CODEC_DECODES_AHEAD, SLACK(false, false, 2, 8, true, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-match", "the smallest of shellpack-exchange's stream and, with every residual coded through a long-range "
+                        "match model (a repeat of the last 6 residuals predicts the next; a hit costs one adaptive bit), "
+                        "shellpack-exchange's and shellpack-allkeys's plans (issue 23: the repeats gzip finds)",
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}}),
+     &SHELLPACK_MATCH_OPS, 1, MATCH_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
      CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},

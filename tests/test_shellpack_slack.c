@@ -3,7 +3,8 @@
  * shellpack's own format (its decoder alone reads it), the slack is spent (the decoded clip moves
  * towards the target and the bytes go down, most on a clip carrying noise the target does not ask
  * for), the step exchange leaves the closed loop's state as its plan decodes and never adds estimated
- * bits, and the encoder is deterministic.  Truncated and flipped streams: test_shellpack.c's
+ * bits, and the encoder is deterministic; shellpack-match (shellpack_match.c) takes the study's
+ * repeats and nothing else.  Truncated and flipped streams: test_shellpack.c's
  * test_hostile_streams, which takes these rows too. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -18,6 +19,7 @@
 #include "codecs/shellpack/shellpack_costs.h"
 #include "codecs/shellpack/shellpack_encoder.h"
 #include "codecs/shellpack/shellpack_exchange.h"
+#include "codecs/shellpack/shellpack_match.h"
 #include "codecs/shellpack/shellpack_slack.h"
 #include "core/pcg32.h"
 #include "harness/measure/measure.h"
@@ -28,7 +30,7 @@
 
 static const char *const ROWS[] = {"shellpack-trellis", "shellpack-exchange", "shellpack-trellis-keys",
                                    "shellpack-trellis-p1", "shellpack-slack", "shellpack-ra-trellis",
-                                   "shellpack-ra-exchange"};
+                                   "shellpack-ra-exchange", "shellpack-match"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
@@ -197,6 +199,43 @@ static void test_same_bytes_twice(void **state)
     measured_clip_free(m);
 }
 
+/* shellpack-match (shellpack_match.c) keeps the smallest of its streams.  The study's walk and jump
+ * repeat (a gait cycle, a held pose): there its stream is a match stream ("SM"), smaller than
+ * shellpack-gzip's (deflate finds the same repeats in shellpack's integers) and than
+ * shellpack-exchange's (which it would otherwise be), and its decoder reads it to the clip the
+ * contract test measures.  On the walk with jitter (mocap) nothing repeats: its stream is
+ * shellpack-exchange's, byte for byte (on a tie the first stream is kept). */
+static void test_match_row_takes_the_repeats(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", "jump"};
+    static const double TARGETS[] = {0.1, 1};
+    for (size_t i = 0; i < 2; i++) {
+        measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
+        for (size_t t = 0; t < 2; t++) {
+            codec_output match = encode_row(m, "shellpack-match", TARGETS[t]),
+                         gzip = encode_row(m, "shellpack-gzip", TARGETS[t]),
+                         exchange = encode_row(m, "shellpack-exchange", TARGETS[t]);
+            print_message("  %s at %g mm: shellpack-match %zu bytes, shellpack-gzip %zu, shellpack-exchange %zu\n",
+                          CLIPS[i], TARGETS[t], match.bytes.size, gzip.bytes.size, exchange.bytes.size);
+            assert_memory_equal(match.bytes.data, "SM", 2);
+            assert_true(match.bytes.size < gzip.bytes.size);
+            assert_true(match.bytes.size < exchange.bytes.size);
+            codec_output_free(&match);
+            codec_output_free(&gzip);
+            codec_output_free(&exchange);
+        }
+        measured_clip_free(m);
+    }
+    measured_clip *m = row_measured_clip(row_source("mocap", 0));
+    codec_output match = encode_row(m, "shellpack-match", 1), exchange = encode_row(m, "shellpack-exchange", 1);
+    assert_int_equal(match.bytes.size, exchange.bytes.size);
+    assert_memory_equal(match.bytes.data, exchange.bytes.data, match.bytes.size);
+    codec_output_free(&match);
+    codec_output_free(&exchange);
+    measured_clip_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -205,6 +244,7 @@ int main(void)
         cmocka_unit_test(test_slack_is_spent),
         cmocka_unit_test(test_exchange_keeps_the_loop_exact),
         cmocka_unit_test(test_same_bytes_twice),
+        cmocka_unit_test(test_match_row_takes_the_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

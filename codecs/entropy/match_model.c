@@ -1,0 +1,110 @@
+/* The long-range match model (match_model.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/entropy/match_model.h"
+
+int match_model_init(match_model *m, size_t capacity)
+{
+    memset(m, 0, sizeof *m);
+    if (capacity > MATCH_CAPACITY_MAX)
+        return -1;
+    /* a table of about twice the values (from 2^10 to 2^22 entries): few collisions, bounded memory */
+    m->table_bits = 10;
+    while (m->table_bits < 22 && ((size_t)1 << m->table_bits) < 2 * capacity)
+        m->table_bits++;
+    m->values = malloc((capacity ? capacity : 1) * sizeof *m->values);
+    m->table = calloc((size_t)1 << m->table_bits, sizeof *m->table);
+    if (!m->values || !m->table) {
+        match_model_free(m);
+        return -1;
+    }
+    m->capacity = capacity;
+    for (int i = 0; i < MATCH_CONTEXTS; i++)
+        m->hit[i] = RC_PROB_INIT;
+    return 0;
+}
+
+void match_model_free(match_model *m)
+{
+    free(m->values);
+    free(m->table);
+    memset(m, 0, sizeof *m);
+}
+
+static int run_class(uint32_t run)
+{
+    int c = 0;
+    while (c < 7 && run >= (1u << c))
+        c++;
+    return c; /* 0, 1, 2-3, 4-7, ..., 64 and more */
+}
+
+bool match_model_expect(const match_model *m, int32_t *value, int *ctx)
+{
+    if (!m->active)
+        return false;
+    *value = m->values[m->next];
+    *ctx = run_class(m->run) * 2 + (*value == 0);
+    return true;
+}
+
+/* The hash of the MATCH_ORDER values ending before `end`. */
+static uint32_t context_hash(const match_model *m, size_t end)
+{
+    uint32_t h = 0x811C9DC5u;
+    for (size_t i = end - MATCH_ORDER; i < end; i++)
+        h = (h ^ (uint32_t)m->values[i]) * 0x9E3779B1u;
+    return h >> (32 - m->table_bits);
+}
+
+void match_model_push(match_model *m, int32_t value)
+{
+    if (m->count == m->capacity)
+        return;
+    m->values[m->count++] = value;
+    if (m->active) {
+        if (m->values[m->next] == value) {
+            m->next++;
+            m->run++;
+        } else {
+            m->active = false;
+            m->run = 0;
+        }
+    }
+    if (m->count < MATCH_ORDER)
+        return;
+    uint32_t *slot = &m->table[context_hash(m, m->count)];
+    if (!m->active && *slot) {
+        /* taken only when the earlier context is the same values, not just the same hash */
+        const size_t at = *slot;
+        if (at >= MATCH_ORDER &&
+            memcmp(m->values + at - MATCH_ORDER, m->values + m->count - MATCH_ORDER, MATCH_ORDER * sizeof *m->values) == 0) {
+            m->active = true;
+            m->next = at;
+        }
+    }
+    *slot = (uint32_t)m->count; /* the value after this context will sit at index count */
+}
+
+void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v)
+{
+    int32_t expected;
+    int mctx;
+    const bool expects = match_model_expect(mm, &expected, &mctx);
+    if (expects)
+        rc_encode_bit(e, &mm->hit[mctx], v == expected);
+    if (!expects || v != expected)
+        residual_encode(e, raw, rm, ctx, v);
+    match_model_push(mm, v);
+}
+
+int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx)
+{
+    int32_t v;
+    int mctx;
+    if (!match_model_expect(mm, &v, &mctx) || !rc_decode_bit(d, &mm->hit[mctx]))
+        v = residual_decode(d, raw, rm, ctx);
+    match_model_push(mm, v);
+    return v;
+}

@@ -1,0 +1,400 @@
+/* shellpack-match: its encoder (the smallest of its sources' streams and their match-coded
+ * versions) and its decoder (shellpack's for "SP", this file's for "SM"); shellpack_match.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/limits.h"
+#include "codecs/entropy/match_model.h"
+#include "codecs/shellpack/shellpack.h"
+#include "codecs/shellpack/shellpack_match.h"
+
+#define SM_VERSION 1
+#define SM_FIXED_HEADER 28 /* shellpack's: magic, version, flags, frames, fps, target, shell, checksum */
+enum { SM_FOLDING, SM_CONSTANTS, SM_STEPS, SM_RESIDUALS, SM_SECTIONS = SM_RESIDUALS + SP_TYPES };
+static const char *const SM_SECTION_NAMES[SM_SECTIONS] = {
+    "folding", "constants", "steps and predictors", "rotation residuals", "translation residuals", "scale residuals"};
+static const char *const TYPE_NAMES[SP_TYPES] = {"rotation", "translation", "scale"};
+
+static bool every_frame_kept(const sp_plan *p)
+{
+    for (size_t i = 0; i < (size_t)p->bones * (size_t)p->frames; i++)
+        if (!p->kept[i])
+            return false;
+    return true;
+}
+
+/* The residuals of sub-track `type` in a match stream: as many as its animated curves have frames. */
+static size_t residual_count(const sp_plan *p, int type)
+{
+    size_t n = 0;
+    for (int b = 0; b < p->bones; b++)
+        if (sp_track_at(p, b, type)->mode == SP_ANIM)
+            n += (size_t)p->frames * (size_t)sp_comps(p, type);
+    return n;
+}
+
+/* Every curve of `type`, joint by joint, component by component, frame by frame (shellpack's order):
+ * the encoder codes the plan's residuals, the decoder fills the plan from them. */
+typedef struct residual_coder {
+    rc_encoder *e;
+    rc_decoder *d;
+    bit_writer *w;
+    bit_reader *r;
+    residual_model model;
+    match_model match;
+} residual_coder;
+
+static void code_residuals(sp_plan *p, int type, residual_coder *rc)
+{
+    for (int b = 0; b < p->bones; b++) {
+        const sp_track *t = sp_track_at(p, b, type);
+        if (t->mode != SP_ANIM)
+            continue;
+        for (int c = 0; c < sp_comps(p, type); c++) {
+            int32_t *k = sp_curve(p, b, type, c);
+            sp_predictor_state s;
+            sp_predictor_reset(&s);
+            uint32_t m1 = 0, m2 = 0;
+            for (int f = 0; f < p->frames; f++) {
+                const int64_t predicted = sp_predict(t->predictor[c], &s);
+                const int ctx = sp_curve_context(m1, m2);
+                int32_t r;
+                if (rc->e) {
+                    r = sp_wrap32((int64_t)k[f] - predicted);
+                    match_encode(rc->e, rc->w, &rc->model, &rc->match, ctx, r);
+                } else {
+                    r = match_decode(rc->d, rc->r, &rc->model, &rc->match, ctx);
+                    k[f] = sp_wrap32(predicted + r);
+                }
+                sp_predictor_update(t->predictor[c], &s, k[f], r);
+                m2 = m1;
+                m1 = sp_magnitude(r);
+            }
+        }
+    }
+}
+
+static int write_match_residuals(const sp_plan *p, int type, byte_buffer *out)
+{
+    const size_t count = residual_count(p, type);
+    if (count == 0)
+        return 0;
+    byte_buffer coded, raw_bits;
+    bytes_init(&coded);
+    bytes_init(&raw_bits);
+    rc_encoder e;
+    bit_writer w;
+    rc_encoder_init(&e, &coded);
+    bit_writer_init(&w, &raw_bits);
+    residual_coder rc = {.e = &e, .w = &w};
+    residual_model_init(&rc.model);
+    int result = match_model_init(&rc.match, count);
+    if (result == 0) {
+        code_residuals((sp_plan *)p, type, &rc); /* the encoder only reads the plan */
+        rc_encoder_finish(&e);
+        bit_writer_finish(&w);
+        sp_put_varint(out, coded.size);
+        bytes_append(out, coded.data, coded.size);
+        bytes_append(out, raw_bits.data, raw_bits.size);
+        result = coded.failed || raw_bits.failed ? -1 : 0;
+    }
+    match_model_free(&rc.match);
+    bytes_free(&coded);
+    bytes_free(&raw_bits);
+    return result;
+}
+
+/* The match stream of a plan with every frame kept, its header fields from the shellpack stream it
+ * was read from; parts get the breakdown.  0, or -1 when out of memory. */
+static int write_match_stream(const sp_plan *p, const uint8_t *sp_header_bytes, byte_buffer *out, codec_part *parts,
+                              int *part_count)
+{
+    byte_buffer sec[SM_SECTIONS];
+    for (int i = 0; i < SM_SECTIONS; i++)
+        bytes_init(&sec[i]);
+    sp_write_folding(p, &sec[SM_FOLDING], &sec[SM_CONSTANTS]);
+    sp_write_steps(p, &sec[SM_STEPS]);
+    int rc = 0;
+    for (int type = 0; type < SP_TYPES && rc == 0; type++)
+        rc = write_match_residuals(p, type, &sec[SM_RESIDUALS + type]);
+    out->size = 0;
+    bytes_append(out, "SM", 2);
+    bytes_u8(out, SM_VERSION);
+    bytes_u8(out, 0);
+    bytes_append(out, sp_header_bytes + 4, SM_FIXED_HEADER - 4);
+    for (int i = 0; i < SM_SECTIONS; i++)
+        sp_put_varint(out, sec[i].size);
+    parts[0] = (codec_part){"header", (long)out->size};
+    *part_count = 1;
+    for (int i = 0; i < SM_SECTIONS; i++) {
+        bytes_append(out, sec[i].data, sec[i].size);
+        if (sec[i].size)
+            parts[(*part_count)++] = (codec_part){SM_SECTION_NAMES[i], (long)sec[i].size};
+        if (sec[i].failed)
+            rc = -1;
+        bytes_free(&sec[i]);
+    }
+    return rc == 0 && !out->failed ? 0 : -1;
+}
+
+static int read_match_residuals(sp_plan *p, int type, const uint8_t *data, size_t size, char *err, size_t err_size)
+{
+    const size_t count = residual_count(p, type);
+    if (count == 0) {
+        if (size)
+            return snprintf(err, err_size, "shellpack-match stream: %zu bytes of %s residuals, no animated %s", size,
+                            TYPE_NAMES[type], TYPE_NAMES[type]),
+                   -1;
+        return 0;
+    }
+    size_t pos = 0;
+    uint64_t coded;
+    if (!sp_get_varint(data, size, &pos, &coded) || coded > size - pos)
+        return snprintf(err, err_size,
+                        "shellpack-match stream: the %s residuals' coded length is missing or past their %zu bytes",
+                        TYPE_NAMES[type], size),
+               -1;
+    rc_decoder d;
+    bit_reader r;
+    rc_decoder_init(&d, data + pos, (size_t)coded);
+    bit_reader_init(&r, data + pos + coded, size - pos - (size_t)coded);
+    residual_coder rc = {.d = &d, .r = &r};
+    residual_model_init(&rc.model);
+    if (match_model_init(&rc.match, count) != 0)
+        return snprintf(err, err_size, "out of memory"), -1;
+    code_residuals(p, type, &rc);
+    match_model_free(&rc.match);
+    if (d.overrun || r.overrun)
+        return snprintf(err, err_size, "shellpack-match stream: the %s residuals (%zu bytes) end before their last value",
+                        TYPE_NAMES[type], size),
+               -1;
+    return 0;
+}
+
+/* Reads a match stream into a plan (which it initialises); 0, or -1 with what is wrong and where. */
+static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, double *fps,
+                             char *err, size_t err_size)
+{
+    memset(p, 0, sizeof *p);
+    if (size < SM_FIXED_HEADER || memcmp(bytes, "SM", 2) != 0)
+        return snprintf(err, err_size, "shellpack-match stream: no SM header (%d bytes)", SM_FIXED_HEADER), -1;
+    if (bytes[2] != SM_VERSION || bytes[3] != 0)
+        return snprintf(err, err_size, "shellpack-match stream: version %u flags 0x%02x, this decoder reads version %d "
+                        "flags 0", bytes[2], bytes[3], SM_VERSION),
+               -1;
+    const uint32_t frames = load_u32(bytes + 4);
+    memcpy(fps, bytes + 8, 8); /* little-endian hosts, as shellpack's */
+    if (frames < 1 || frames > LIMIT_FRAMES_MAX || !(*fps > 0) || !isfinite(*fps))
+        return snprintf(err, err_size, "shellpack-match stream: header says %u frames at %g fps", frames, *fps), -1;
+    if (load_u32(bytes + 24) != sp_rig_checksum(rig))
+        return snprintf(err, err_size, "shellpack-match stream: encoded for another rig (checksum %08x, this rig's %08x)",
+                        load_u32(bytes + 24), sp_rig_checksum(rig)),
+               -1;
+    if (clip_limits_check_decoded(frames, rig->bone_count, err, err_size) != 0)
+        return -1;
+    size_t pos = SM_FIXED_HEADER, at[SM_SECTIONS], len[SM_SECTIONS];
+    for (int i = 0; i < SM_SECTIONS; i++) {
+        uint64_t n;
+        if (!sp_get_varint(bytes, size, &pos, &n))
+            return snprintf(err, err_size, "shellpack-match stream: the size of its %s is cut or not in shortest form",
+                            SM_SECTION_NAMES[i]),
+                   -1;
+        len[i] = n > size ? size + 1 : (size_t)n; /* over size: caught below without wrapping */
+    }
+    for (int i = 0; i < SM_SECTIONS; i++) {
+        if (len[i] > size - pos)
+            return snprintf(err, err_size, "shellpack-match stream: its %s runs past its %zu bytes",
+                            SM_SECTION_NAMES[i], size),
+                   -1;
+        at[i] = pos;
+        pos += len[i];
+    }
+    if (pos != size)
+        return snprintf(err, err_size, "shellpack-match stream: %zu bytes follow its last section", size - pos), -1;
+    if (sp_plan_init(p, rig->bone_count, (int)frames, 3) != 0)
+        return snprintf(err, err_size, "out of memory"), -1;
+    int rc = sp_read_folding(p, bytes + at[SM_FOLDING], len[SM_FOLDING], bytes + at[SM_CONSTANTS], len[SM_CONSTANTS],
+                             err, err_size);
+    if (rc == 0)
+        rc = sp_read_steps(p, bytes + at[SM_STEPS], len[SM_STEPS], err, err_size);
+    for (int type = 0; type < SP_TYPES && rc == 0; type++)
+        rc = read_match_residuals(p, type, bytes + at[SM_RESIDUALS + type], len[SM_RESIDUALS + type], err, err_size);
+    if (rc == 0)
+        rc = sp_check_rotations(p, err, err_size);
+    if (rc != 0)
+        sp_plan_free(p);
+    return rc;
+}
+
+/* Either stream's plan: shellpack's reader for "SP", this file's for "SM". */
+static int read_any(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, double *fps, char *err,
+                    size_t err_size)
+{
+    if (size >= 2 && memcmp(bytes, "SM", 2) == 0)
+        return read_match_stream(bytes, size, rig, p, fps, err, err_size);
+    sp_header h;
+    const int rc = sp_read(bytes, size, rig, p, &h, err, err_size);
+    *fps = h.fps;
+    return rc;
+}
+
+static bool same_plan(const sp_plan *a, const sp_plan *b)
+{
+    if (a->bones != b->bones || a->frames != b->frames || a->rot_comps != b->rot_comps)
+        return false;
+    for (int j = 0; j < a->bones; j++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            const sp_track *s = sp_track_at(a, j, type), *t = sp_track_at(b, j, type);
+            if (s->mode != t->mode)
+                return false;
+            for (int c = 0; c < sp_comps(a, type); c++) {
+                if (s->mode == SP_CONST && memcmp(&s->constant[c], &t->constant[c], sizeof s->constant[c]) != 0)
+                    return false;
+                if (s->mode == SP_ANIM &&
+                    (s->step_index[c] != t->step_index[c] || s->predictor[c] != t->predictor[c] ||
+                     memcmp(sp_curve(a, j, type, c), sp_curve(b, j, type, c), (size_t)a->frames * sizeof(int32_t)) != 0))
+                    return false;
+            }
+        }
+    return true;
+}
+
+/* The match stream of a source's verified shellpack stream, into `out`, checked by reading it back:
+ * 1 written, 0 not possible (a frame left out, or quaternions), -1 failed with a message. */
+static int match_version(const codec *c, const codec_output *source, const anim_rig *rig, codec_output *out, char *err,
+                         size_t err_size)
+{
+    sp_plan plan, back;
+    double fps;
+    if (read_any(source->bytes.data, source->bytes.size, rig, &plan, &fps, err, err_size) != 0)
+        return -1;
+    int rc = 0;
+    if (plan.rot_comps == 3 && every_frame_kept(&plan)) {
+        rc = write_match_stream(&plan, source->bytes.data, &out->bytes, out->parts, &out->part_count);
+        if (rc != 0)
+            snprintf(err, err_size, "out of memory");
+        else if (read_match_stream(out->bytes.data, out->bytes.size, rig, &back, &fps, err, err_size) != 0)
+            rc = -1;
+        else {
+            rc = same_plan(&plan, &back) ? 1 : -1;
+            if (rc < 0)
+                snprintf(err, err_size, "%s: its match stream reads back to other integers than it was written from",
+                         c->name);
+            sp_plan_free(&back);
+        }
+    }
+    sp_plan_free(&plan);
+    return rc;
+}
+
+/* Moves `from` into `to` (whose contents are freed); `from` is left empty. */
+static void take(codec_output *to, codec_output *from)
+{
+    codec_output_free(to);
+    *to = *from;
+    codec_output_init(from);
+}
+
+static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
+                  size_t err_size)
+{
+    const shellpack_match_config *cfg = c->config;
+    codec_output best, trial, matched;
+    codec_output_init(&best);
+    codec_output_init(&trial);
+    codec_output_init(&matched);
+    bool have = false;
+    int rc = 0;
+    for (int i = 0; i < SHELLPACK_MATCH_SOURCES_MAX && cfg->sources[i] && rc == 0; i++) {
+        const codec *source = codec_find(cfg->sources[i]);
+        if (!source || source->param_count != c->param_count) {
+            snprintf(err, err_size, "%s: its source row %s is not in the registry with its parameters", c->name,
+                     cfg->sources[i]);
+            rc = -1;
+            break;
+        }
+        codec_output_free(&trial);
+        if ((rc = source->ops->encode(source, in, p, &trial, err, err_size)) != 0)
+            break;
+        codec_output_free(&matched);
+        matched.keys = trial.keys;
+        matched.key_time_bytes = 0;
+        matched.has_reported_error = trial.has_reported_error;
+        matched.reported_error_mm = trial.reported_error_mm;
+        matched.reported_joint = trial.reported_joint;
+        matched.reported_frame = trial.reported_frame;
+        const int m = match_version(c, &trial, in->clip->rig, &matched, err, err_size);
+        if (m < 0) {
+            rc = -1;
+            break;
+        }
+        /* the first stream, then any strictly smaller one */
+        if (!have || trial.bytes.size < best.bytes.size) {
+            take(&best, &trial);
+            have = true;
+        }
+        if (m == 1 && matched.bytes.size < best.bytes.size)
+            take(&best, &matched);
+    }
+    if (rc == 0 && !have) {
+        snprintf(err, err_size, "%s: no source row", c->name);
+        rc = -1;
+    }
+    if (rc == 0)
+        take(out, &best);
+    codec_output_free(&best);
+    codec_output_free(&trial);
+    codec_output_free(&matched);
+    return rc;
+}
+
+static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                         size_t err_size)
+{
+    (void)c;
+    sp_plan p;
+    double fps;
+    if (read_any(bytes, size, rig, &p, &fps, err, err_size) != 0)
+        return NULL;
+    anim_clip *clip = sp_plan_to_clip(&p, rig, fps);
+    sp_plan_free(&p);
+    if (!clip)
+        snprintf(err, err_size, "out of memory");
+    return clip;
+}
+
+/* It decodes ahead, as shellpack's whole-clip rows do: the sampler holds the decoded clip. */
+struct codec_sampler {
+    anim_clip *clip;
+};
+
+static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
+                                     char *err, size_t err_size)
+{
+    anim_clip *clip = decode(c, bytes, size, rig, err, err_size);
+    codec_sampler *s = clip ? malloc(sizeof *s) : NULL;
+    if (!s) {
+        if (clip)
+            snprintf(err, err_size, "out of memory");
+        clip_free(clip);
+        return NULL;
+    }
+    s->clip = clip;
+    return s;
+}
+
+static void sample(codec_sampler *s, double t, double *pose)
+{
+    clip_interpolate_pose(s->clip, t, pose);
+}
+
+static void sampler_free(codec_sampler *s)
+{
+    if (s)
+        clip_free(s->clip);
+    free(s);
+}
+
+const codec_ops SHELLPACK_MATCH_OPS = {encode, decode, sampler_create, sample, sampler_free};

@@ -1,0 +1,30 @@
+/* shellpack-match (issue 23): the smallest of a few streams of one clip, so that a periodic clip's
+ * repeats cost what they cost under deflate or less, and nothing else gets bigger.
+ *
+ * Each source row (shellpack-exchange, shellpack-allkeys) encodes the clip as shellpack does and
+ * verifies its stream by decoding.  Each of those plans is written again with its residuals through
+ * a long-range match model (codecs/entropy/match_model.h) in front of the same residual coder, read
+ * back by this row's decoder alone and checked integer for integer against the plan.  The row
+ * keeps the smallest stream, the first on a tie:
+ *
+ *   a shellpack stream ("SP", read by shellpack's decoder), or
+ *   a match stream: "SM", u8 version 1, u8 flags 0, then shellpack's header fields (u32 frames,
+ *   f64 fps, f32 target, f32 shell distance, u32 rig checksum), six section sizes as LEB128
+ *   varints (folding, constants, steps and predictors, rotation, translation and scale residuals:
+ *   shellpack's sections without key masks; every frame is coded), the first three as shellpack
+ *   writes them, each residual section a varint length, a range-coded stream with the match
+ *   model's flags, and the raw bits beside it. */
+#ifndef ANIMBENCH_SHELLPACK_MATCH_H
+#define ANIMBENCH_SHELLPACK_MATCH_H
+
+#include "codecs/codec.h"
+
+#define SHELLPACK_MATCH_SOURCES_MAX 2
+
+typedef struct shellpack_match_config {
+    const char *sources[SHELLPACK_MATCH_SOURCES_MAX]; /* rows of the registry whose plans it codes */
+} shellpack_match_config;
+
+extern const codec_ops SHELLPACK_MATCH_OPS;
+
+#endif
