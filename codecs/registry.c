@@ -182,9 +182,9 @@ static const codec CODECS[] = {
                            "and 4 grid indices finer so that its ancestors and subtree can coarsen, kept when the curves "
                            "it changed cost fewer estimated bits (issue 23's steps by equal slope, as a local search)",
      CODEC_DECODES_AHEAD, SLACK(false, false, 2, 8, true, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-match", "the smallest of shellpack-exchange's stream and, with every residual coded through a long-range "
-                        "match model (a repeat of the last 6 residuals predicts the next; a hit costs one adaptive bit), "
-                        "shellpack-exchange's and shellpack-allkeys's plans (issue 23: the repeats gzip finds)",
+    {"shellpack-match", "the smallest of four streams: shellpack-exchange's and shellpack-allkeys's, and their plans with "
+                        "every residual coded through a long-range match model (a repeat of the last 6 residuals predicts "
+                        "the next; a hit costs one adaptive bit): issue 23, the repeats gzip finds",
      CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}}),
      &SHELLPACK_MATCH_OPS, 1, MATCH_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "

@@ -1,7 +1,8 @@
 /* The long-range match model (codecs/entropy/match_model.h) in front of the residual coder, on
  * adversarial sequences: periodic, periodic with glitches, extremes, no repeats at all, shorter than
- * its context, past its capacity; what a repeat costs against the plain coder; streams cut and
- * flipped decode without reading out of bounds (the sanitizer build checks that). */
+ * its context, past its capacity; what a repeat costs against the plain coder; a stream no encoder
+ * writes is flagged; streams cut and flipped decode without reading out of bounds (the sanitizer
+ * build checks that: the flipped streams' loop asserts nothing else). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -230,12 +231,65 @@ static void test_cut_and_flipped(void **state)
     free(got);
 }
 
+/* A stream no encoder writes: a value flagged "not as expected" that is the expected one.  It
+ * decodes to the values (the coder cannot tell), and the decoder says it is contradicted. */
+static void test_contradiction_flagged(void **state)
+{
+    (void)state;
+    const size_t n = 200;
+    int32_t *v = periodic(n, 20, 9, 6), *got = malloc(n * sizeof *got);
+    byte_buffer out;
+    bytes_init(&out);
+    rc_encoder e;
+    rc_encoder_init(&e, &out);
+    residual_model rm;
+    residual_model_init(&rm);
+    match_model mm;
+    assert_int_equal(match_model_init(&mm, n), 0);
+    bool forced = false;
+    for (size_t i = 0; i < n; i++) {
+        int32_t expected;
+        int mctx;
+        if (!forced && i > 100 && match_model_expect(&mm, &expected, &mctx) && expected == v[i]) {
+            rc_encode_bit(&e, &mm.hit[mctx], 0); /* "a miss", then the expected value itself */
+            residual_encode(&e, NULL, &rm, context_of(i), v[i]);
+            match_model_push(&mm, v[i]);
+            forced = true;
+        } else
+            match_encode(&e, NULL, &rm, &mm, context_of(i), v[i]);
+    }
+    rc_encoder_finish(&e);
+    match_model_free(&mm);
+    assert_true(forced);
+    rc_decoder d;
+    rc_decoder_init(&d, out.data, out.size);
+    residual_model_init(&rm);
+    assert_int_equal(match_model_init(&mm, n), 0);
+    for (size_t i = 0; i < n; i++)
+        got[i] = match_decode(&d, NULL, &rm, &mm, context_of(i));
+    assert_true(mm.contradicted);
+    assert_memory_equal(got, v, n * sizeof *v);
+    match_model_free(&mm);
+    byte_buffer plain = encode_values(v, n, true, NULL);
+    rc_decoder_init(&d, plain.data, plain.size);
+    residual_model_init(&rm);
+    assert_int_equal(match_model_init(&mm, n), 0);
+    for (size_t i = 0; i < n; i++)
+        got[i] = match_decode(&d, NULL, &rm, &mm, context_of(i));
+    assert_false(mm.contradicted); /* the encoder's own stream */
+    match_model_free(&mm);
+    bytes_free(&plain);
+    bytes_free(&out);
+    free(v);
+    free(got);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_repeats_cost_little),    cmocka_unit_test(test_no_repeats_cost_nothing),
         cmocka_unit_test(test_adversarial_round_trips), cmocka_unit_test(test_capacity),
-        cmocka_unit_test(test_cut_and_flipped),
+        cmocka_unit_test(test_cut_and_flipped),       cmocka_unit_test(test_contradiction_flagged),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

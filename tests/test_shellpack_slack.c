@@ -236,6 +236,96 @@ static void test_match_row_takes_the_repeats(void **state)
     measured_clip_free(m);
 }
 
+/* A match stream rebuilt from `in` (an SM stream: 28 header bytes, six section sizes) with `extra`
+ * zero bytes appended to section `grow`, its size grown to match. */
+static byte_buffer sm_with_grown_section(const byte_buffer *in, int grow, size_t extra)
+{
+    size_t pos = 28, size[6];
+    for (int i = 0; i < 6; i++) {
+        uint64_t n;
+        assert_true(sp_get_varint(in->data, in->size, &pos, &n));
+        size[i] = (size_t)n;
+    }
+    byte_buffer out;
+    bytes_init(&out);
+    bytes_append(&out, in->data, 28);
+    for (int i = 0; i < 6; i++)
+        sp_put_varint(&out, size[i] + (i == grow ? extra : 0));
+    for (int i = 0; i < 6; i++) {
+        bytes_append(&out, in->data + pos, size[i]);
+        pos += size[i];
+        if (i == grow)
+            bytes_zeros(&out, extra);
+    }
+    assert_int_equal(pos, in->size);
+    return out;
+}
+
+/* shellpack-match's decoder refuses, saying why, what its encoder never writes: another version or
+ * flags, a rate outside the limits, bytes after the last section, a byte or more inside a residual
+ * section that decoding leaves unread (its size grown to match), a header whose frame count does not
+ * fit the residuals, and shellpack streams with flags (quaternions, deflate) that its sources never
+ * write; the jump's stream at 1 mm is a match stream (test_match_row_takes_the_repeats). */
+static void test_match_stream_refusals(void **state)
+{
+    (void)state;
+    measured_clip *m = row_measured_clip(row_source("jump", 0));
+    const anim_rig *rig = m->source->clip->rig;
+    const codec *row = codec_find("shellpack-match");
+    codec_output out = encode_row(m, "shellpack-match", 1), gzip = encode_row(m, "shellpack-gzip", 1);
+    assert_memory_equal(out.bytes.data, "SM", 2);
+    char err[256];
+    anim_clip *clip = row->ops->decode(row, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+    assert_non_null(clip);
+    clip_free(clip);
+    static const struct {
+        size_t at, len; /* bytes at..at+len-1 set to value */
+        uint8_t value;
+        const char *why;
+    } EDITS[] = {{2, 1, 2, "version 2"},   {3, 1, 1, "flags 0x01"}, {8, 8, 0, "fps"}, /* 0 fps */
+                 {15, 1, 0x7F, "fps"},     /* 60 fps becomes 1.6e300 */
+                 {16, 4, 0xFF, "finite"}}; /* a NaN target */
+    for (size_t i = 0; i < sizeof EDITS / sizeof *EDITS; i++) {
+        byte_buffer bad;
+        bytes_init(&bad);
+        bytes_append(&bad, out.bytes.data, out.bytes.size);
+        memset(bad.data + EDITS[i].at, EDITS[i].value, EDITS[i].len);
+        err[0] = 0;
+        if (row->ops->decode(row, bad.data, bad.size, rig, err, sizeof err))
+            fail_msg("edit %zu (\"%s\"): it decoded", i, EDITS[i].why);
+        if (!strstr(err, EDITS[i].why))
+            fail_msg("edit %zu: \"%s\" does not say \"%s\"", i, err, EDITS[i].why);
+        bytes_free(&bad);
+    }
+    byte_buffer longer;
+    bytes_init(&longer);
+    bytes_append(&longer, out.bytes.data, out.bytes.size);
+    bytes_u8(&longer, 0);
+    assert_null(row->ops->decode(row, longer.data, longer.size, rig, err, sizeof err));
+    assert_non_null(strstr(err, "follow its last section"));
+    bytes_free(&longer);
+    for (size_t extra = 1; extra <= 8; extra++) {
+        byte_buffer grown = sm_with_grown_section(&out.bytes, 3, extra); /* the rotation residuals */
+        assert_null(row->ops->decode(row, grown.data, grown.size, rig, err, sizeof err));
+        if (!strstr(err, "unread"))
+            fail_msg("rotation residuals %zu bytes longer: \"%s\"", extra, err);
+        bytes_free(&grown);
+    }
+    byte_buffer frames;
+    bytes_init(&frames);
+    bytes_append(&frames, out.bytes.data, out.bytes.size);
+    frames.data[4]++; /* one frame more than the residuals hold */
+    assert_null(row->ops->decode(row, frames.data, frames.size, rig, err, sizeof err));
+    assert_true(strlen(err) > 0);
+    bytes_free(&frames);
+    assert_memory_equal(gzip.bytes.data, "SP", 2);
+    assert_null(row->ops->decode(row, gzip.bytes.data, gzip.bytes.size, rig, err, sizeof err));
+    assert_non_null(strstr(err, "flags 0x02"));
+    codec_output_free(&out);
+    codec_output_free(&gzip);
+    measured_clip_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -245,6 +335,7 @@ int main(void)
         cmocka_unit_test(test_exchange_keeps_the_loop_exact),
         cmocka_unit_test(test_same_bytes_twice),
         cmocka_unit_test(test_match_row_takes_the_repeats),
+        cmocka_unit_test(test_match_stream_refusals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

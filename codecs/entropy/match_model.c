@@ -101,10 +101,16 @@ void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_mode
 
 int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx)
 {
-    int32_t v;
+    int32_t expected, v;
     int mctx;
-    if (!match_model_expect(mm, &v, &mctx) || !rc_decode_bit(d, &mm->hit[mctx]))
+    const bool expects = match_model_expect(mm, &expected, &mctx);
+    if (expects && rc_decode_bit(d, &mm->hit[mctx]))
+        v = expected;
+    else {
         v = residual_decode(d, raw, rm, ctx);
+        if (expects && v == expected)
+            mm->contradicted = true;
+    }
     match_model_push(mm, v);
     return v;
 }

@@ -29,6 +29,7 @@ typedef struct match_model {
     bool active;       /* a match is held: values[next] is expected */
     size_t next;
     uint32_t run;      /* values it has predicted right since it began */
+    bool contradicted; /* decoding: a value flagged "not as expected" was the expected one */
     rc_prob hit[MATCH_CONTEXTS];
 } match_model;
 
@@ -40,7 +41,9 @@ bool match_model_expect(const match_model *m, int32_t *value, int *ctx);
 /* The value that came (the caller has coded it); ignored past capacity. */
 void match_model_push(match_model *m, int32_t value);
 
-/* A value through the model and the residual coder (range_coder.h), and back. */
+/* A value through the model and the residual coder (range_coder.h), and back.  An encoder never
+ * flags a miss and then codes the expected value; a decoder that reads one sets `contradicted`, so
+ * that a reader can refuse the stream (it is not one an encoder wrote). */
 void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v);
 int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx);
 

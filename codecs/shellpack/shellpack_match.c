@@ -165,10 +165,24 @@ static int read_match_residuals(sp_plan *p, int type, const uint8_t *data, size_
     if (match_model_init(&rc.match, count) != 0)
         return snprintf(err, err_size, "out of memory"), -1;
     code_residuals(p, type, &rc);
+    const bool contradicted = rc.match.contradicted;
     match_model_free(&rc.match);
     if (d.overrun || r.overrun)
         return snprintf(err, err_size, "shellpack-match stream: the %s residuals (%zu bytes) end before their last value",
                         TYPE_NAMES[type], size),
+               -1;
+    /* the decoder reads every byte the encoder wrote, and the raw bits' padding is zeros: anything
+     * else is not a stream the encoder wrote */
+    if (d.pos != d.size || r.pos != r.size || (r.acc & ((1ull << r.count) - 1)) != 0)
+        return snprintf(err, err_size,
+                        "shellpack-match stream: the %s residuals leave bytes or bits unread (%zu of %llu coded bytes, "
+                        "%zu of %zu raw)",
+                        TYPE_NAMES[type], d.pos, (unsigned long long)coded, r.pos, r.size),
+               -1;
+    if (contradicted)
+        return snprintf(err, err_size,
+                        "shellpack-match stream: a %s residual flagged as not the expected value is the expected value",
+                        TYPE_NAMES[type]),
                -1;
     return 0;
 }
@@ -186,8 +200,12 @@ static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *
                -1;
     const uint32_t frames = load_u32(bytes + 4);
     memcpy(fps, bytes + 8, 8); /* little-endian hosts, as shellpack's */
-    if (frames < 1 || frames > LIMIT_FRAMES_MAX || !(*fps > 0) || !isfinite(*fps))
-        return snprintf(err, err_size, "shellpack-match stream: header says %u frames at %g fps", frames, *fps), -1;
+    if (frames < 1 || frames > LIMIT_FRAMES_MAX || !(*fps >= LIMIT_RATE_MIN_HZ && *fps <= LIMIT_RATE_MAX_HZ))
+        return snprintf(err, err_size, "shellpack-match stream: header says %u frames at %g fps (1 to %d frames at %g to %g)",
+                        frames, *fps, LIMIT_FRAMES_MAX, LIMIT_RATE_MIN_HZ, LIMIT_RATE_MAX_HZ),
+               -1;
+    if (!isfinite(load_f32(bytes + 16)) || !isfinite(load_f32(bytes + 20)))
+        return snprintf(err, err_size, "shellpack-match stream: its target or shell distance is not a finite number"), -1;
     if (load_u32(bytes + 24) != sp_rig_checksum(rig))
         return snprintf(err, err_size, "shellpack-match stream: encoded for another rig (checksum %08x, this rig's %08x)",
                         load_u32(bytes + 24), sp_rig_checksum(rig)),
@@ -234,10 +252,15 @@ static int read_any(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_p
 {
     if (size >= 2 && memcmp(bytes, "SM", 2) == 0)
         return read_match_stream(bytes, size, rig, p, fps, err, err_size);
+    if (size >= 4 && memcmp(bytes, "SP", 2) == 0 && bytes[3] != 0) /* its sources write log maps, range coded */
+        return snprintf(err, err_size, "shellpack-match stream: a shellpack stream with flags 0x%02x; this row's have 0",
+                        bytes[3]),
+               -1;
     sp_header h;
-    const int rc = sp_read(bytes, size, rig, p, &h, err, err_size);
+    if (sp_read(bytes, size, rig, p, &h, err, err_size) != 0)
+        return -1;
     *fps = h.fps;
-    return rc;
+    return 0;
 }
 
 static bool same_plan(const sp_plan *a, const sp_plan *b)

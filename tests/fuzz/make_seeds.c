@@ -1,8 +1,10 @@
 /* Writes the decoder fuzz target's seeds: a real stream of every codec on
  * a short walk (the study's rig) and on a short imported clip (the fuzz
  * target's 7-joint rig), each prefixed with the byte that makes the target
- * pick that codec and rig.  `make fuzz-seeds`; the files are kept in
- * tests/fuzz/corpus/decode. */
+ * pick that codec and rig, and shellpack-match's match stream of a short jump.
+ * `make fuzz-seeds`; the files are kept in tests/fuzz/corpus/decode.  A row
+ * added before others changes their selector bytes: test_codecs.c checks the
+ * kept seeds against the table. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,13 +25,14 @@ static const char IMPORTED[] =
     "2 92 1 10 0 0 6 0 0 2 0 0 20 0 0 40 0 0 10 0 0 14\n3 91 1 15 0 0 9 0 0 3 0 0 30 0 0 60 0 0 15 0 0 21\n"
     "4 90 2 20 0 0 12 0 0 4 0 0 40 0 0 40 0 0 20 0 0 28\n5 90 2 25 0 0 15 0 0 5 0 0 50 0 0 20 0 0 25 0 0 35\n";
 
-static int write_seeds(const char *folder, const anim_clip *clip, int rig_index, const char *rig_name)
+/* Every row's stream of clip (only `only`'s when given), named ROW_LABEL. */
+static int write_seeds(const char *folder, const anim_clip *clip, int rig_index, const char *label, const char *only)
 {
     channel_view *view = channels_create(clip);
     const codec_input in = {clip, view, false};
     for (int i = 0; i < codec_count(); i++) {
         const codec *c = codec_at(i);
-        if ((c->flags & CODEC_UNAVAILABLE) || strncmp(c->name, "acl", 3) == 0)
+        if ((c->flags & CODEC_UNAVAILABLE) || strncmp(c->name, "acl", 3) == 0 || (only && strcmp(c->name, only) != 0))
             continue; /* the fuzz targets are built without ACL (C++): its rows are not fuzzed */
         codec_params p; /* each row's declared defaults, at the study's tolerance */
         codec_params_init(c, &p);
@@ -43,7 +46,7 @@ static int write_seeds(const char *folder, const anim_clip *clip, int rig_index,
             fprintf(stderr, "make_seeds: %s: %s\n", c->name, err);
             return -1;
         }
-        snprintf(path, sizeof path, "%s/%s_%s", folder, c->name, rig_name);
+        snprintf(path, sizeof path, "%s/%s_%s", folder, c->name, label);
         FILE *f = fopen(path, "wb");
         const unsigned char first = (unsigned char)(i + rig_index * codec_count());
         if (!f || fputc(first, f) == EOF || fwrite(out.bytes.data, 1, out.bytes.size, f) != out.bytes.size ||
@@ -74,8 +77,17 @@ int main(int argc, char **argv)
         fprintf(stderr, "make_seeds: %s\n", err);
         return 1;
     }
-    const int rc = write_seeds(folder, walk->clip, 0, "study") || write_seeds(folder, r.clip, 1, "imported");
+    /* shellpack-match writes the short walk as shellpack's stream; the jump repeats, a match stream */
+    p.jump_seconds = 0.5;
+    clip_source *jump = clip_source_load("jump", &p, err, sizeof err);
+    if (!jump) {
+        fprintf(stderr, "make_seeds: %s\n", err);
+        return 1;
+    }
+    const int rc = write_seeds(folder, walk->clip, 0, "study", NULL) || write_seeds(folder, r.clip, 1, "imported", NULL) ||
+                   write_seeds(folder, jump->clip, 0, "study_jump", "shellpack-match");
     clip_source_free(walk);
+    clip_source_free(jump);
     bvh_result_free(&r);
     return rc ? 1 : 0;
 }
