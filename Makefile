@@ -246,7 +246,7 @@ runtime: deps $(BIN)
 
 # The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
 # 0.1 mm and 1 mm of shell error, with curves for BD-rates, then what a runtime pays for ACL and the
-# shellpack rows on every clip (scripts/corpus.sh): results/corpus* (about 3 h 20 min on two cores).
+# shellpack rows on every clip (scripts/corpus.sh): results/corpus* (about 3 h 50 min on two cores).
 corpus: deps $(BIN)
 	@scripts/corpus.sh $(BIN)
 
@@ -254,7 +254,7 @@ corpus: deps $(BIN)
 # ACL at equal shell error on the study's clips and the four captures, with decode and encode timings
 # side by side, the runtime table and the section-length curve: results/shellpack_summary.md,
 # results/shellpack_ra_summary.md, results/shellpack_slack_summary.md (the Bandai corpus's rows come
-# from make corpus).  About 75 minutes.
+# from make corpus).  About 100 minutes.
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
 
