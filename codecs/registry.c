@@ -11,6 +11,7 @@
 #include "codecs/study/raw_codec.h"
 #include "codecs/shellpack/shellpack.h"
 #include "codecs/shellpack/shellpack_match.h"
+#include "codecs/shellpack/shellpack_priors.h"
 #include "codecs/shellpack/shellpack_slack.h"
 #include "codecs/study/track_codecs.h"
 
@@ -39,6 +40,7 @@ extern const codec_ops EVERY_NTH_OPS;
 #define SLACK(keys, random_access, radius, passes, trellis, exchange) \
     (&(const shellpack_slack_config){{false, false, keys, true, false, random_access}, radius, passes, trellis, exchange})
 #define MATCH_SOURCES SLACK_SOURCES " shellpack_match.c shellpack_match.h match_model.c match_model.h"
+#define TRAINED_SOURCES MATCH_SOURCES " shellpack_priors.c shellpack_priors.h"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
@@ -185,8 +187,13 @@ static const codec CODECS[] = {
     {"shellpack-match", "the smallest of four streams: shellpack-exchange's and shellpack-allkeys's, and their plans with "
                         "every residual coded through a long-range match model (a repeat of the last 6 residuals predicts "
                         "the next; a hit costs one adaptive bit): issue 23, the repeats gzip finds",
-     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}}),
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, NULL}),
      &SHELLPACK_MATCH_OPS, 1, MATCH_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-trained", "shellpack-match with two more streams of each plan: its residual models started from states "
+                          "trained on Bandai dataset 1 without its held-out fifth (built in; animbench train-priors), "
+                          "with and without the match model: issue 23, knowing the data before seeing it",
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
+     &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
      CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},

@@ -4,7 +4,8 @@
  * towards the target and the bytes go down, most on a clip carrying noise the target does not ask
  * for), the step exchange leaves the closed loop's state as its plan decodes and never adds estimated
  * bits, and the encoder is deterministic; shellpack-match (shellpack_match.c) takes the study's
- * repeats and nothing else.  Truncated and flipped streams: test_shellpack.c's
+ * repeats and nothing else; shellpack-trained is never larger than shellpack-match, and each row's
+ * decoder reads only the flags its encoder writes.  Truncated and flipped streams: test_shellpack.c's
  * test_hostile_streams, which takes these rows too. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -30,7 +31,7 @@
 
 static const char *const ROWS[] = {"shellpack-trellis", "shellpack-exchange", "shellpack-trellis-keys",
                                    "shellpack-trellis-p1", "shellpack-slack", "shellpack-ra-trellis",
-                                   "shellpack-ra-exchange", "shellpack-match"};
+                                   "shellpack-ra-exchange", "shellpack-match", "shellpack-trained"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
@@ -236,6 +237,58 @@ static void test_match_row_takes_the_repeats(void **state)
     measured_clip_free(m);
 }
 
+/* shellpack-trained offers shellpack-match's streams and two more of each plan (its residual models
+ * started from the built-in states, with and without the match model), so it is never larger; on
+ * the study's clips, which training never saw, the trained states win somewhere.  Each row's decoder
+ * reads only the flags its encoder writes: shellpack-match's refuses a trained stream, and
+ * shellpack-trained's refuses flags 2 (no match model without the states) and any unknown bit. */
+static void test_trained_row(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", "jump", "mocap"};
+    static const double TARGETS[] = {0.1, 1};
+    const codec *match_row = codec_find("shellpack-match"), *trained_row = codec_find("shellpack-trained");
+    int trained_streams = 0;
+    for (size_t i = 0; i < 3; i++) {
+        measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
+        const anim_rig *rig = m->source->clip->rig;
+        for (size_t t = 0; t < 2; t++) {
+            codec_output match = encode_row(m, "shellpack-match", TARGETS[t]),
+                         trained = encode_row(m, "shellpack-trained", TARGETS[t]);
+            const int flags = trained.bytes.data[3];
+            print_message("  %s at %g mm: shellpack-trained %zu bytes (%.2s flags %d), shellpack-match %zu\n",
+                          CLIPS[i], TARGETS[t], trained.bytes.size, (const char *)trained.bytes.data, flags,
+                          match.bytes.size);
+            assert_true(trained.bytes.size <= match.bytes.size);
+            char err[256];
+            if (memcmp(trained.bytes.data, "SM", 2) == 0 && (flags & 1)) {
+                trained_streams++;
+                assert_true(flags == 1 || flags == 3);
+                assert_true(trained.bytes.size < match.bytes.size);
+                err[0] = 0;
+                assert_null(match_row->ops->decode(match_row, trained.bytes.data, trained.bytes.size, rig, err,
+                                                   sizeof err));
+                assert_non_null(strstr(err, flags == 1 ? "flags 0x01" : "flags 0x03"));
+                static const uint8_t BAD[] = {2, 4, 5, 0x81};
+                for (size_t b = 0; b < sizeof BAD; b++) {
+                    byte_buffer bad;
+                    bytes_init(&bad);
+                    bytes_append(&bad, trained.bytes.data, trained.bytes.size);
+                    bad.data[3] = BAD[b];
+                    err[0] = 0;
+                    assert_null(trained_row->ops->decode(trained_row, bad.data, bad.size, rig, err, sizeof err));
+                    assert_non_null(strstr(err, "reads version 1 flags 0, 1 or 3"));
+                    bytes_free(&bad);
+                }
+            }
+            codec_output_free(&match);
+            codec_output_free(&trained);
+        }
+        measured_clip_free(m);
+    }
+    assert_true(trained_streams > 0);
+}
+
 /* A match stream rebuilt from `in` (an SM stream: 28 header bytes, six section sizes) with `extra`
  * zero bytes appended to section `grow`, its size grown to match. */
 static byte_buffer sm_with_grown_section(const byte_buffer *in, int grow, size_t extra)
@@ -336,6 +389,7 @@ int main(void)
         cmocka_unit_test(test_same_bytes_twice),
         cmocka_unit_test(test_match_row_takes_the_repeats),
         cmocka_unit_test(test_match_stream_refusals),
+        cmocka_unit_test(test_trained_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -9,8 +9,12 @@
 #include "codecs/entropy/match_model.h"
 #include "codecs/shellpack/shellpack.h"
 #include "codecs/shellpack/shellpack_match.h"
+#include "codecs/shellpack/shellpack_priors.h"
 
 #define SM_VERSION 1
+#define SM_FLAG_PRIORS 1u   /* the residual models start from the row's built-in states (shellpack_priors.h) */
+#define SM_FLAG_NO_MATCH 2u /* the residuals go straight to the residual coder (with SM_FLAG_PRIORS only) */
+#define SM_STREAM_KINDS 3   /* flags 0, 1 and 3 */
 #define SM_FIXED_HEADER 28 /* shellpack's: magic, version, flags, frames, fps, target, shell, checksum */
 enum { SM_FOLDING, SM_CONSTANTS, SM_STEPS, SM_RESIDUALS, SM_SECTIONS = SM_RESIDUALS + SP_TYPES };
 static const char *const SM_SECTION_NAMES[SM_SECTIONS] = {
@@ -44,7 +48,17 @@ typedef struct residual_coder {
     bit_reader *r;
     residual_model model;
     match_model match;
+    bool use_match; /* off: every residual straight through the residual coder */
 } residual_coder;
+
+/* The residual model a stream with these flags starts from: 1/2 everywhere, or the row's priors. */
+static void start_model(residual_model *m, const shellpack_match_config *cfg, int flags, int type)
+{
+    if (flags & SM_FLAG_PRIORS)
+        memcpy(m, cfg->priors[type], sizeof *m);
+    else
+        residual_model_init(m);
+}
 
 static void code_residuals(sp_plan *p, int type, residual_coder *rc)
 {
@@ -63,9 +77,13 @@ static void code_residuals(sp_plan *p, int type, residual_coder *rc)
                 int32_t r;
                 if (rc->e) {
                     r = sp_wrap32((int64_t)k[f] - predicted);
-                    match_encode(rc->e, rc->w, &rc->model, &rc->match, ctx, r);
+                    if (rc->use_match)
+                        match_encode(rc->e, rc->w, &rc->model, &rc->match, ctx, r);
+                    else
+                        residual_encode(rc->e, rc->w, &rc->model, ctx, r);
                 } else {
-                    r = match_decode(rc->d, rc->r, &rc->model, &rc->match, ctx);
+                    r = rc->use_match ? match_decode(rc->d, rc->r, &rc->model, &rc->match, ctx)
+                                      : residual_decode(rc->d, rc->r, &rc->model, ctx);
                     k[f] = sp_wrap32(predicted + r);
                 }
                 sp_predictor_update(t->predictor[c], &s, k[f], r);
@@ -76,7 +94,8 @@ static void code_residuals(sp_plan *p, int type, residual_coder *rc)
     }
 }
 
-static int write_match_residuals(const sp_plan *p, int type, byte_buffer *out)
+static int write_match_residuals(const sp_plan *p, int type, const shellpack_match_config *cfg, int flags,
+                                 byte_buffer *out)
 {
     const size_t count = residual_count(p, type);
     if (count == 0)
@@ -88,9 +107,9 @@ static int write_match_residuals(const sp_plan *p, int type, byte_buffer *out)
     bit_writer w;
     rc_encoder_init(&e, &coded);
     bit_writer_init(&w, &raw_bits);
-    residual_coder rc = {.e = &e, .w = &w};
-    residual_model_init(&rc.model);
-    int result = match_model_init(&rc.match, count);
+    residual_coder rc = {.e = &e, .w = &w, .use_match = !(flags & SM_FLAG_NO_MATCH)};
+    start_model(&rc.model, cfg, flags, type);
+    int result = match_model_init(&rc.match, rc.use_match ? count : 0);
     if (result == 0) {
         code_residuals((sp_plan *)p, type, &rc); /* the encoder only reads the plan */
         rc_encoder_finish(&e);
@@ -108,8 +127,8 @@ static int write_match_residuals(const sp_plan *p, int type, byte_buffer *out)
 
 /* The match stream of a plan with every frame kept, its header fields from the shellpack stream it
  * was read from; parts get the breakdown.  0, or -1 when out of memory. */
-static int write_match_stream(const sp_plan *p, const uint8_t *sp_header_bytes, byte_buffer *out, codec_part *parts,
-                              int *part_count)
+static int write_match_stream(const sp_plan *p, const uint8_t *sp_header_bytes, const shellpack_match_config *cfg,
+                              int flags, byte_buffer *out, codec_part *parts, int *part_count)
 {
     byte_buffer sec[SM_SECTIONS];
     for (int i = 0; i < SM_SECTIONS; i++)
@@ -118,11 +137,11 @@ static int write_match_stream(const sp_plan *p, const uint8_t *sp_header_bytes, 
     sp_write_steps(p, &sec[SM_STEPS]);
     int rc = 0;
     for (int type = 0; type < SP_TYPES && rc == 0; type++)
-        rc = write_match_residuals(p, type, &sec[SM_RESIDUALS + type]);
+        rc = write_match_residuals(p, type, cfg, flags, &sec[SM_RESIDUALS + type]);
     out->size = 0;
     bytes_append(out, "SM", 2);
     bytes_u8(out, SM_VERSION);
-    bytes_u8(out, 0);
+    bytes_u8(out, (uint8_t)flags);
     bytes_append(out, sp_header_bytes + 4, SM_FIXED_HEADER - 4);
     for (int i = 0; i < SM_SECTIONS; i++)
         sp_put_varint(out, sec[i].size);
@@ -139,7 +158,8 @@ static int write_match_stream(const sp_plan *p, const uint8_t *sp_header_bytes, 
     return rc == 0 && !out->failed ? 0 : -1;
 }
 
-static int read_match_residuals(sp_plan *p, int type, const uint8_t *data, size_t size, char *err, size_t err_size)
+static int read_match_residuals(sp_plan *p, int type, const shellpack_match_config *cfg, int flags,
+                                const uint8_t *data, size_t size, char *err, size_t err_size)
 {
     const size_t count = residual_count(p, type);
     if (count == 0) {
@@ -160,9 +180,9 @@ static int read_match_residuals(sp_plan *p, int type, const uint8_t *data, size_
     bit_reader r;
     rc_decoder_init(&d, data + pos, (size_t)coded);
     bit_reader_init(&r, data + pos + coded, size - pos - (size_t)coded);
-    residual_coder rc = {.d = &d, .r = &r};
-    residual_model_init(&rc.model);
-    if (match_model_init(&rc.match, count) != 0)
+    residual_coder rc = {.d = &d, .r = &r, .use_match = !(flags & SM_FLAG_NO_MATCH)};
+    start_model(&rc.model, cfg, flags, type);
+    if (match_model_init(&rc.match, rc.use_match ? count : 0) != 0)
         return snprintf(err, err_size, "out of memory"), -1;
     code_residuals(p, type, &rc);
     const bool contradicted = rc.match.contradicted;
@@ -188,15 +208,16 @@ static int read_match_residuals(sp_plan *p, int type, const uint8_t *data, size_
 }
 
 /* Reads a match stream into a plan (which it initialises); 0, or -1 with what is wrong and where. */
-static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, double *fps,
-                             char *err, size_t err_size)
+static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *rig, const shellpack_match_config *cfg,
+                             sp_plan *p, double *fps, char *err, size_t err_size)
 {
     memset(p, 0, sizeof *p);
     if (size < SM_FIXED_HEADER || memcmp(bytes, "SM", 2) != 0)
         return snprintf(err, err_size, "shellpack-match stream: no SM header (%d bytes)", SM_FIXED_HEADER), -1;
-    if (bytes[2] != SM_VERSION || bytes[3] != 0)
-        return snprintf(err, err_size, "shellpack-match stream: version %u flags 0x%02x, this decoder reads version %d "
-                        "flags 0", bytes[2], bytes[3], SM_VERSION),
+    const int flags = bytes[3], known = cfg->priors ? SM_FLAG_PRIORS | SM_FLAG_NO_MATCH : 0;
+    if (bytes[2] != SM_VERSION || (flags & ~known) != 0 || flags == SM_FLAG_NO_MATCH)
+        return snprintf(err, err_size, "shellpack-match stream: version %u flags 0x%02x, this row's decoder reads version "
+                        "%d flags %s", bytes[2], bytes[3], SM_VERSION, cfg->priors ? "0, 1 or 3" : "0"),
                -1;
     const uint32_t frames = load_u32(bytes + 4);
     memcpy(fps, bytes + 8, 8); /* little-endian hosts, as shellpack's */
@@ -238,7 +259,8 @@ static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *
     if (rc == 0)
         rc = sp_read_steps(p, bytes + at[SM_STEPS], len[SM_STEPS], err, err_size);
     for (int type = 0; type < SP_TYPES && rc == 0; type++)
-        rc = read_match_residuals(p, type, bytes + at[SM_RESIDUALS + type], len[SM_RESIDUALS + type], err, err_size);
+        rc = read_match_residuals(p, type, cfg, flags, bytes + at[SM_RESIDUALS + type], len[SM_RESIDUALS + type], err,
+                                  err_size);
     if (rc == 0)
         rc = sp_check_rotations(p, err, err_size);
     if (rc != 0)
@@ -247,11 +269,11 @@ static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *
 }
 
 /* Either stream's plan: shellpack's reader for "SP", this file's for "SM". */
-static int read_any(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, double *fps, char *err,
-                    size_t err_size)
+static int read_any(const uint8_t *bytes, size_t size, const anim_rig *rig, const shellpack_match_config *cfg,
+                    sp_plan *p, double *fps, char *err, size_t err_size)
 {
     if (size >= 2 && memcmp(bytes, "SM", 2) == 0)
-        return read_match_stream(bytes, size, rig, p, fps, err, err_size);
+        return read_match_stream(bytes, size, rig, cfg, p, fps, err, err_size);
     if (size >= 4 && memcmp(bytes, "SP", 2) == 0 && bytes[3] != 0) /* its sources write log maps, range coded */
         return snprintf(err, err_size, "shellpack-match stream: a shellpack stream with flags 0x%02x; this row's have 0",
                         bytes[3]),
@@ -286,19 +308,20 @@ static bool same_plan(const sp_plan *a, const sp_plan *b)
 
 /* The match stream of a source's verified shellpack stream, into `out`, checked by reading it back:
  * 1 written, 0 not possible (a frame left out, or quaternions), -1 failed with a message. */
-static int match_version(const codec *c, const codec_output *source, const anim_rig *rig, codec_output *out, char *err,
-                         size_t err_size)
+static int match_version(const codec *c, const codec_output *source, const anim_rig *rig, int flags, codec_output *out,
+                         char *err, size_t err_size)
 {
+    const shellpack_match_config *cfg = c->config;
     sp_plan plan, back;
     double fps;
-    if (read_any(source->bytes.data, source->bytes.size, rig, &plan, &fps, err, err_size) != 0)
+    if (read_any(source->bytes.data, source->bytes.size, rig, cfg, &plan, &fps, err, err_size) != 0)
         return -1;
     int rc = 0;
     if (plan.rot_comps == 3 && every_frame_kept(&plan)) {
-        rc = write_match_stream(&plan, source->bytes.data, &out->bytes, out->parts, &out->part_count);
+        rc = write_match_stream(&plan, source->bytes.data, cfg, flags, &out->bytes, out->parts, &out->part_count);
         if (rc != 0)
             snprintf(err, err_size, "out of memory");
-        else if (read_match_stream(out->bytes.data, out->bytes.size, rig, &back, &fps, err, err_size) != 0)
+        else if (read_match_stream(out->bytes.data, out->bytes.size, rig, cfg, &back, &fps, err, err_size) != 0)
             rc = -1;
         else {
             rc = same_plan(&plan, &back) ? 1 : -1;
@@ -320,14 +343,19 @@ static void take(codec_output *to, codec_output *from)
     codec_output_init(from);
 }
 
+/* The match streams a row writes of each source's plan, in the order they are offered. */
+static const int STREAM_FLAGS[SM_STREAM_KINDS] = {0, SM_FLAG_PRIORS, SM_FLAG_PRIORS | SM_FLAG_NO_MATCH};
+
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)
 {
     const shellpack_match_config *cfg = c->config;
-    codec_output best, trial, matched;
+    const int kinds = cfg->priors ? SM_STREAM_KINDS : 1;
+    codec_output best, trial, matched[SM_STREAM_KINDS];
     codec_output_init(&best);
     codec_output_init(&trial);
-    codec_output_init(&matched);
+    for (int k = 0; k < SM_STREAM_KINDS; k++)
+        codec_output_init(&matched[k]);
     bool have = false;
     int rc = 0;
     for (int i = 0; i < SHELLPACK_MATCH_SOURCES_MAX && cfg->sources[i] && rc == 0; i++) {
@@ -341,25 +369,28 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
         codec_output_free(&trial);
         if ((rc = source->ops->encode(source, in, p, &trial, err, err_size)) != 0)
             break;
-        codec_output_free(&matched);
-        matched.keys = trial.keys;
-        matched.key_time_bytes = 0;
-        matched.has_reported_error = trial.has_reported_error;
-        matched.reported_error_mm = trial.reported_error_mm;
-        matched.reported_joint = trial.reported_joint;
-        matched.reported_frame = trial.reported_frame;
-        const int m = match_version(c, &trial, in->clip->rig, &matched, err, err_size);
-        if (m < 0) {
-            rc = -1;
-            break;
+        int written[SM_STREAM_KINDS] = {0};
+        for (int k = 0; k < kinds && rc == 0; k++) {
+            codec_output_free(&matched[k]);
+            matched[k].keys = trial.keys;
+            matched[k].key_time_bytes = 0;
+            matched[k].has_reported_error = trial.has_reported_error;
+            matched[k].reported_error_mm = trial.reported_error_mm;
+            matched[k].reported_joint = trial.reported_joint;
+            matched[k].reported_frame = trial.reported_frame;
+            written[k] = match_version(c, &trial, in->clip->rig, STREAM_FLAGS[k], &matched[k], err, err_size);
+            rc = written[k] < 0 ? -1 : 0;
         }
+        if (rc != 0)
+            break;
         /* the first stream, then any strictly smaller one */
         if (!have || trial.bytes.size < best.bytes.size) {
             take(&best, &trial);
             have = true;
         }
-        if (m == 1 && matched.bytes.size < best.bytes.size)
-            take(&best, &matched);
+        for (int k = 0; k < kinds; k++)
+            if (written[k] == 1 && matched[k].bytes.size < best.bytes.size)
+                take(&best, &matched[k]);
     }
     if (rc == 0 && !have) {
         snprintf(err, err_size, "%s: no source row", c->name);
@@ -369,17 +400,17 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
         take(out, &best);
     codec_output_free(&best);
     codec_output_free(&trial);
-    codec_output_free(&matched);
+    for (int k = 0; k < SM_STREAM_KINDS; k++)
+        codec_output_free(&matched[k]);
     return rc;
 }
 
 static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
                          size_t err_size)
 {
-    (void)c;
     sp_plan p;
     double fps;
-    if (read_any(bytes, size, rig, &p, &fps, err, err_size) != 0)
+    if (read_any(bytes, size, rig, c->config, &p, &fps, err, err_size) != 0)
         return NULL;
     anim_clip *clip = sp_plan_to_clip(&p, rig, fps);
     sp_plan_free(&p);

@@ -8,21 +8,29 @@
  * keeps the smallest stream, the first on a tie:
  *
  *   a shellpack stream ("SP", read by shellpack's decoder), or
- *   a match stream: "SM", u8 version 1, u8 flags 0, then shellpack's header fields (u32 frames,
+ *   a match stream: "SM", u8 version 1, u8 flags, then shellpack's header fields (u32 frames,
  *   f64 fps, f32 target, f32 shell distance, u32 rig checksum), six section sizes as LEB128
  *   varints (folding, constants, steps and predictors, rotation, translation and scale residuals:
  *   shellpack's sections without key masks; every frame is coded), the first three as shellpack
  *   writes them, each residual section a varint length, a range-coded stream with the match
- *   model's flags, and the raw bits beside it. */
+ *   model's flags, and the raw bits beside it.
+ *
+ * Flags 0: every residual model starts at 1/2 with nothing seen.  A row with priors (shellpack-trained,
+ * issue 23's "knowing the data before seeing it") also offers flags 1 (each type's residual model
+ * starts from the row's built-in states, shellpack_priors.h) and 3 (those states, and the residuals
+ * straight to the residual coder without the match model, for clips without repeats); its decoder
+ * reads flags 0, 1 and 3, shellpack-match's reads 0. */
 #ifndef ANIMBENCH_SHELLPACK_MATCH_H
 #define ANIMBENCH_SHELLPACK_MATCH_H
 
 #include "codecs/codec.h"
+#include "codecs/entropy/range_coder.h"
 
 #define SHELLPACK_MATCH_SOURCES_MAX 2
 
 typedef struct shellpack_match_config {
     const char *sources[SHELLPACK_MATCH_SOURCES_MAX]; /* rows of the registry whose plans it codes */
+    const rc_prob (*priors)[sizeof(residual_model) / sizeof(rc_prob)]; /* [SP_TYPES] states, or NULL */
 } shellpack_match_config;
 
 extern const codec_ops SHELLPACK_MATCH_OPS;

@@ -17,5 +17,6 @@ int cmd_table(int argc, char **argv);
 int cmd_results_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_scene(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

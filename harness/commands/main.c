@@ -23,6 +23,7 @@ static int usage(FILE *out)
             "  export --clip NAME --format bvh|acl-sjson|gltf --out FILE [--codec NAME]  write a clip\n"
             "  diff A B [--within M]                                    two clips in world space, joints by name\n"
             "  scene FILE                                               what an FBX, glTF, COLLADA... file holds\n"
+            "  train-priors [--check FILE]                              shellpack-trained's built-in states\n"
             "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
             "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n"
             "  summary FILE.json --baseline CODEC [--out FILE.md]       a corpus: bytes at equal error, BD-rate\n"
@@ -95,6 +96,8 @@ int main(int argc, char **argv)
         return cmd_diff(argc - 2, argv + 2);
     if (strcmp(argv[1], "scene") == 0)
         return cmd_scene(argc - 2, argv + 2);
+    if (strcmp(argv[1], "train-priors") == 0)
+        return cmd_train(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);
