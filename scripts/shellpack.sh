@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # make shellpack (issues 11, 22 and 23): shellpack, its ablations, its random-access row
 # shellpack-ra and both with their slack spent (shellpack-trellis, shellpack-exchange,
-# shellpack-ra-trellis, shellpack-ra-exchange) and shellpack-match against ACL at equal measured shell
+# shellpack-ra-trellis, shellpack-ra-exchange), shellpack-match and shellpack-trained against ACL at equal measured shell
 # error on the study's clips and the four captures (sweeps/shellpack.json), then decode and encode
-# timings of eight rows side by side, one core, pinned, median, min and max of 5 runs; what a runtime pays at
+# timings of nine rows side by side, one core, pinned, median, min and max of 5 runs; what a runtime pays at
 # equal error (playback, seek, first pose, whole clip, a crowd with cold caches, held memory:
 # scripts/runtime.sh); and the trade of shellpack-ra's section length (scripts/shellpack_sections.sh).
 # Writes results/shellpack.json and .tsv, results/shellpack_vs_acl.md and
@@ -11,7 +11,7 @@
 # results/shellpack_runtime*, results/shellpack_sections.tsv, results/shellpack_summary.md,
 # results/shellpack_ra_summary.md and results/shellpack_slack_summary.md (the tables README quotes).  The Bandai corpus's figures come
 # from make corpus (results/corpus*.json); when they are there their tables are added to the
-# summaries.  About 100 minutes (README's table of targets).
+# summaries.  About 2 hours (README's table of targets).
 # usage: scripts/shellpack.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -44,7 +44,7 @@ fi
 
 # Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
 speed=$(mktemp)
-speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,acl)
+speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,acl)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json
