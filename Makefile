@@ -247,7 +247,7 @@ runtime: deps $(BIN)
 
 # The Bandai corpus ($(ANIMBENCH_DATA)/bandai_namco_1, 174 clips) through every self-contained codec at
 # 0.1 mm and 1 mm of shell error, with curves for BD-rates, then what a runtime pays for ACL and the
-# shellpack rows on every clip (scripts/corpus.sh): results/corpus* (about 4 h 20 min on two cores).
+# shellpack rows on every clip (scripts/corpus.sh): results/corpus* (about 4 h 15 min on two cores).
 corpus: deps $(BIN)
 	@scripts/corpus.sh $(BIN)
 
@@ -289,7 +289,7 @@ cluster-speedup: deps $(BIN)
 	@scripts/slurm/speedup.sh $(BIN)
 
 # shellpack-trained's built-in initial states (codecs/shellpack/shellpack_priors.c), trained again
-# on Bandai dataset 1 without its held-out fifth (animbench train-priors; about a minute on two
+# on Bandai dataset 1 without its held-out fifth (animbench train-priors; about 45 s on two
 # cores).  make check fails when the committed file is not what this writes.
 priors: deps $(BIN)
 	$(BIN) train-priors --out codecs/shellpack/shellpack_priors.c

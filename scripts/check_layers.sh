@@ -9,6 +9,7 @@
 #   harness/measure/           -> core/, codecs/, generators/, harness/measure/
 #   harness/sweep/             -> the same and harness/sweep/
 #   harness/report/            -> the same as measure and harness/report/
+#   harness/train/             -> core/, codecs/, harness/train/
 #   harness/commands/          -> anything of the project
 # Every quoted include is written from the root ("core/clip.h") and names a file that exists.
 # usage: scripts/check_layers.sh [ROOT]   prints each violation as FILE:LINE and exits 1 when
@@ -31,6 +32,7 @@ allowed() { # file -> the include prefixes it may use, space-separated ("*": any
     harness/measure/*) echo "core/ codecs/ generators/ harness/measure/" ;;
     harness/sweep/*) echo "core/ codecs/ generators/ harness/measure/ harness/sweep/" ;;
     harness/report/*) echo "core/ codecs/ generators/ harness/measure/ harness/report/" ;;
+    harness/train/*) echo "core/ codecs/ harness/train/" ;;
     harness/commands/*) echo "*" ;;
     harness/*) echo "NONE" ;; # a file directly in harness/ belongs in one of its folders
     *) echo "*" ;;
@@ -41,7 +43,7 @@ files=$(find core codecs generators harness \( -name '*.c' -o -name '*.h' -o -na
 for f in $files; do
   rules=$(allowed "$f")
   if [ "$rules" = NONE ]; then
-    echo "$f: a file directly in harness/ (it belongs in commands/, sweep/, measure/ or report/)"
+    echo "$f: a file directly in harness/ (it belongs in commands/, sweep/, measure/, report/ or train/)"
     violations=$((violations + 1)); continue
   fi
   while IFS=: read -r line inc; do

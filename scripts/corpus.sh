@@ -5,7 +5,7 @@
 # where it stopped): results/corpus.json and results/corpus_summary.md; then what a runtime pays
 # at equal error for ACL, shellpack, shellpack-ra, shellpack-ra-trellis and shellpack-ra-exchange on every clip (scripts/runtime.sh):
 # results/corpus_runtime*; and, when make shellpack has run, the shellpack summaries (issue 23's too) again with
-# the corpus's tables.  About 4 h 20 min on two cores (about 180 minutes of sweep, 80 of runtime tables).
+# the corpus's tables.  About 4 h 15 min on two cores (about 176 minutes of sweep, 80 of runtime tables).
 # usage: scripts/corpus.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -1,6 +1,6 @@
 /* Trained initial states (issue 23, "knowing the data before seeing it"): the fit of an adaptive
- * bit's initial state (codecs/entropy/prob_fit.h) on sequences built to have a known answer, and the
- * trainer (codecs/shellpack/shellpack_train.h): the bits it traces off the residual coder are exactly
+ * bit's initial state (harness/train/prob_fit.h) on sequences built to have a known answer, and the
+ * trainer (harness/train/shellpack_train.h): the bits it traces off the residual coder are exactly
  * the bits the coder codes (their costs add up to the coder's own cost of the same residuals, counted
  * here by an independent walk over the plan), and the built-in table (shellpack_priors.c) is in the
  * form the program writes.  That the table is what training writes: tests/priors.sh. */
@@ -13,9 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codecs/entropy/prob_fit.h"
+#include "harness/train/prob_fit.h"
 #include "codecs/shellpack/shellpack.h"
-#include "codecs/shellpack/shellpack_train.h"
+#include "harness/train/shellpack_train.h"
 #include "core/pcg32.h"
 #include "core/text_file.h"
 #include "row_encode.h"

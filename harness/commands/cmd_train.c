@@ -1,7 +1,7 @@
 /* `animbench train-priors`: the training program of shellpack-trained's built-in initial states
  * (codecs/shellpack/shellpack_priors.h).  It encodes every training clip of Bandai dataset 1 with
  * shellpack-exchange at ACL's two shell targets (0.1 mm and 1 mm), traces the adaptive bits its
- * residuals meet and fits each bit's initial state (codecs/shellpack/shellpack_train.c), then writes
+ * residuals meet and fits each bit's initial state (harness/train/shellpack_train.c), then writes
  * codecs/shellpack/shellpack_priors.c, or with --check compares its text with that file's byte for
  * byte.  The held-out clips (every SP_PRIORS_HOLD_OUT-th in name order) are never opened.  The
  * encodes run on every core (ANIMBENCH_THREADS); the traces are added in clip order, so the file
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codecs/shellpack/shellpack_train.h"
+#include "harness/train/shellpack_train.h"
 #include "core/text_file.h"
 #include "generators/clip_library.h"
 #include "harness/commands/cli_flags.h"

@@ -1,7 +1,7 @@
 /* Fitting initial states of adaptive bits (prob_fit.h). */
 #include <stdlib.h>
 
-#include "codecs/entropy/prob_fit.h"
+#include "harness/train/prob_fit.h"
 
 void bit_trace_init(bit_trace *t)
 {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codecs/shellpack/shellpack_train.h"
+#include "harness/train/shellpack_train.h"
 
 sp_trainer *sp_trainer_create(void)
 {

@@ -1,11 +1,11 @@
 /* Training shellpack-trained's built-in initial states (shellpack_priors.h): every adaptive bit
  * of the residual coder, per sub-track type, traced over the plans of training clips and fitted
- * (codecs/entropy/prob_fit.h).  Nothing here reads files or prints: the program is
+ * (harness/train/prob_fit.h).  Nothing here reads files or prints: the program is
  * harness/commands/cmd_train.c. */
 #ifndef ANIMBENCH_SHELLPACK_TRAIN_H
 #define ANIMBENCH_SHELLPACK_TRAIN_H
 
-#include "codecs/entropy/prob_fit.h"
+#include "harness/train/prob_fit.h"
 #include "codecs/shellpack/shellpack_priors.h"
 #include "core/bytes.h"
 
