@@ -5,10 +5,7 @@
 #   results/keys_corpus.json (.tsv, summary)   the 174 Bandai Namco clips at 0.1 and 1 mm, the closed loop
 #                                              at its own targets, cubic keys at every frame
 #   results/keys_encode_time.tsv               encoder time against clip length (scripts/keys_timing.sh)
-#   results/keys_summary.md                    the tables (scripts/keys_report.sh
-scripts/record.sh "$bin" results/keys_corpus.json results/keys_corpus_summary.md results/keys_corpus_ratios.tsv
-scripts/record.sh "$bin" rows:"$(scripts/available_codecs.sh "$bin" linear-sc,linear-optimal-sc,linear-greedy-sc,linear-peucker-sc,linear-hier-sc,linear-closed-sc,linear-dt-sc 2>/dev/null)" results/keys_encode_time.tsv $(ls results/figures/keys_encode* 2>/dev/null)
-scripts/record.sh "$bin" results/keys.json,results/keys_corpus.json results/keys_summary.md), and the closed loop's
+#   results/keys_summary.md                    the tables (scripts/keys_report.sh), and the closed loop's
 #                                              contract checked on every closed-loop point
 # Needs $ANIMBENCH_DATA (../shared/data) for the captures and the corpus.
 # usage: scripts/keys.sh [bin/animbench]
@@ -35,3 +32,6 @@ if [ "${KEYS_TIMING:-1}" = 1 ]; then
 fi
 rm -f results/keys.NOT_REGENERATED.txt
 scripts/keys_report.sh
+scripts/record.sh "$bin" results/keys_corpus.json results/keys_corpus_summary.md results/keys_corpus_ratios.tsv
+scripts/record.sh "$bin" rows:"$(scripts/available_codecs.sh "$bin" linear-sc,linear-optimal-sc,linear-greedy-sc,linear-peucker-sc,linear-hier-sc,linear-closed-sc,linear-dt-sc 2>/dev/null)" results/keys_encode_time.tsv $(ls results/figures/keys_encode* 2>/dev/null)
+scripts/record.sh "$bin" results/keys.json,results/keys_corpus.json results/keys_summary.md
