@@ -1,6 +1,6 @@
 # Bytes at equal error across a corpus: for each codec, one dot per clip at
 # its bytes relative to the baseline's at the same target, log scale, the
-# median marked by a bar and written above the clip with the largest ratio (every other one higher); one figure per question,
+# median marked by a bar and written along the top (two alternating rows); one figure per question,
 # each codec in its colour (plots/codec_styles.tsv).  Codecs and questions come
 # from the data (animbench summary --tsv).
 # usage: gnuplot -c plots/corpus_ratio.gp RATIOS.tsv OUTDIR NAME "question" "codecs" BASELINE CLIPS
@@ -35,8 +35,9 @@ do for [i=1:words(codecs)] {
   stats tsv using (sel(word(codecs, i)) && valid(4) ? $4 : NaN) nooutput
   if (exists("STATS_records") && STATS_records > 0) {
     set arrow (10 + i) from i - 0.35, first STATS_median to i + 0.35, first STATS_median nohead lw 3 lc rgb "black" front
-    # every other label higher: neighbours with similar maxima would otherwise print over each other
-    set label (10 + i) sprintf("%.2fx", STATS_median) at i, first STATS_max * (i % 2 ? 1.35 : 2.4) center font ",9" front
+    # along the top in two alternating rows: above each codec's own dots, neighbours with similar
+    # maxima printed over each other
+    set label (10 + i) sprintf("%.2fx", STATS_median) at i, graph (i % 2 ? 0.89 : 0.84) center font ",9" front
   }
 }
 do for [fmt in "png svg"] {

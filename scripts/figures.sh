@@ -41,7 +41,8 @@ dots() {
       row = 0; tics = ""
       for (k = 1; k <= n; k++) {
         c = order[k]
-        if (family[c] != last) { row++; tics = tics (tics == "" ? "" : ", ") q(family[c] ":") " " row; last = family[c] }
+        if (family[c] != last) { row++; tics = tics (tics == "" ? "" : ", ") q(family[c] ":") " " row; last = family[c]
+                                 if (length(family[c]) + 1 > widest) widest = length(family[c]) + 1 } # a family name is a label too
         label = "  " c (c in note_of ? " " note_of[c] : ""); if (length(label) > widest) widest = length(label)
         row++; at[c] = row; tics = tics ", " q(label) " " row
       }
@@ -93,6 +94,8 @@ if [ -f "${base}_timings.tsv" ]; then
       "Decode cost of one pose, playing each clip at 60 poses per second of game time (median; whiskers: min to max)" \
       "ns per pose (log)" "rows marked (decodes ahead) hold more than their stream plus a small context (32 KiB and two poses): their per-pose cost is that of an already decoded clip (decode_memory); ceilings: copying one raw pose, lerping two raw frames"
   # every pattern, the geometric mean over the clips of each clip's median; the crowd is over all of them
+  scope="geometric mean over the $nt clip(s) of each clip's median"
+  [ "$nt" -gt 0 ] || scope="median; a crowd over every clip's stream, no per-clip patterns" # make bench's corpus run
   awk -F'\t' -v ahead="$ahead" '
     BEGIN { n = split("study sequential seek playback first_pose crowd every_core", pat, " "); for (i = 1; i <= n; i++) at[pat[i]] = i }
     NR > 2 && ($3 in at) && $1 !~ /^ceiling/ && $4 > 0 { key = $1 "\t" at[$3]; s[key] += log($4); m[key]++
@@ -100,7 +103,7 @@ if [ -f "${base}_timings.tsv" ]; then
                                                        if ($10 == 1) note[$1] = ahead }
     END { for (i = 1; i <= k; i++) { split(keys[i], f, "\t"); printf "%s\t%s\t%.6g\t-\t-\t%s\n", f[1], f[2], exp(s[keys[i]] / m[keys[i]]), note[f[1]] } }' "$t" |
     dots "${pre}decode_patterns" "study sequential seek playback first-pose crowd every-core" \
-      "What a pose costs in each access pattern (ns, geometric mean over the $nt clip(s) of each clip's median)" \
+      "What a pose costs in each access pattern (ns, $scope)" \
       "ns per pose (log)" \
       "first pose: from the bytes to the first pose; crowd: enough characters, each with its own sampler over its own copy of a stream, that their footprint is four times the last-level cache, one pose each in turn (cold caches); every core: the crowd split over every core, wall time per pose"
   # what the sampler holds against its stream, bytes per joint-sample (geometric mean over the clips)
