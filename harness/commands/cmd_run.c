@@ -179,7 +179,22 @@ static int sampler_report(const measured_clip *mc, const codec *c, const byte_bu
     return 0;
 }
 
-void print_point_report(const measured_clip *mc, const point_result *r)
+/* The decoded clip's fingerprint, as the clip's own (clip_hash): the stream decoded once more by the
+ * decoder alone, so that bit-exact decoding (scripts/determinism.sh) is checked on every sample, not
+ * only through the metrics.  false when it does not decode. */
+static bool decoded_fingerprint(const measured_clip *mc, const codec *c, const byte_buffer *stream, uint64_t *hash)
+{
+    char msg[256];
+    anim_clip *decoded = c->ops->decode(c, stream->data, stream->size, mc->source->clip->rig, msg, sizeof msg);
+    if (!decoded)
+        return false;
+    *hash = clip_hash(decoded);
+    clip_free(decoded);
+    return true;
+}
+
+/* decoded_hash: NULL when not known */
+static void print_point_report(const measured_clip *mc, const point_result *r, const uint64_t *decoded_hash)
 {
     const anim_clip *clip = mc->source->clip;
     const double secs = clip->frame_count / clip->fps;
@@ -208,9 +223,12 @@ void print_point_report(const measured_clip *mc, const point_result *r)
                    r->bytes ? 100.0 * (double)r->parts[i].bytes / (double)r->bytes : 0.0);
         printf("\n");
     }
-    if (r->decoded_ok)
+    if (r->decoded_ok) {
+        if (decoded_hash)
+            printf("decoded samples %016llx (the decoded clip, hashed as the clip's samples above)\n",
+                   (unsigned long long)*decoded_hash);
         print_error_line("error, decoded from bytes:", clip->rig, &r->decoded);
-    else
+    } else
         printf("error, decoded from bytes:   DECODE FAILED: %s\n", r->decode_error);
     if (r->has_encoder) {
         print_error_line("error, encoder's own recon:", clip->rig, &r->encoder);
@@ -282,7 +300,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
         }
         if (i > 0)
             printf("\n");
-        print_point_report(mc, &r);
+        uint64_t decoded_hash;
+        const bool hashed = r.decoded_ok && decoded_fingerprint(mc, c, &stream, &decoded_hash);
+        print_point_report(mc, &r, hashed ? &decoded_hash : NULL);
         sampler_memory m;
         const bool sampled = r.decoded_ok && sampler_report(mc, c, &stream, &m, err, sizeof err) == 0;
         if (r.decoded_ok && !sampled)
