@@ -49,6 +49,14 @@ bool match_model_expect(const match_model *m, int32_t *value, int *ctx)
     return true;
 }
 
+static bool same_values(const int32_t *a, const int32_t *b)
+{
+    for (int i = 0; i < MATCH_ORDER; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* The hash of the MATCH_ORDER values ending before `end`. */
 static uint32_t context_hash(const match_model *m, size_t end)
 {
@@ -56,6 +64,12 @@ static uint32_t context_hash(const match_model *m, size_t end)
     for (size_t i = end - MATCH_ORDER; i < end; i++)
         h = (h ^ (uint32_t)m->values[i]) * 0x9E3779B1u;
     return h >> (32 - m->table_bits);
+}
+
+/* The table's entry for the context ending before index `end`: the value after it sits at `end`. */
+static void table_store(match_model *m, size_t end)
+{
+    m->table[context_hash(m, end)] = (uint32_t)end;
 }
 
 void match_model_push(match_model *m, int32_t value)
@@ -74,12 +88,22 @@ void match_model_push(match_model *m, int32_t value)
     }
     if (m->count < MATCH_ORDER)
         return;
+    /* The table is read only while no match is held, so the stores of a held match's values wait
+     * and are made in order before the next look-up: the same table at every look-up as storing
+     * at every value, and independent hashes, which the processor overlaps, instead of one on
+     * the coder's chain per value. */
+    if (m->active)
+        return;
+    if (m->hashed < MATCH_ORDER)
+        m->hashed = MATCH_ORDER - 1;
+    for (size_t end = m->hashed + 1; end < m->count; end++)
+        table_store(m, end);
+    m->hashed = m->count;
     uint32_t *slot = &m->table[context_hash(m, m->count)];
-    if (!m->active && *slot) {
+    if (*slot) {
         /* taken only when the earlier context is the same values, not just the same hash */
         const size_t at = *slot;
-        if (at >= MATCH_ORDER &&
-            memcmp(m->values + at - MATCH_ORDER, m->values + m->count - MATCH_ORDER, MATCH_ORDER * sizeof *m->values) == 0) {
+        if (at >= MATCH_ORDER && same_values(m->values + at - MATCH_ORDER, m->values + m->count - MATCH_ORDER)) {
             m->active = true;
             m->next = at;
         }

@@ -26,6 +26,7 @@ typedef struct match_model {
     size_t count, capacity;
     uint32_t *table;   /* hash of MATCH_ORDER values -> index of the value after them (0: none) */
     uint32_t table_bits;
+    size_t hashed;     /* the table holds every context ending before index hashed + 1 (see push) */
     bool active;       /* a match is held: values[next] is expected */
     size_t next;
     uint32_t run;      /* values it has predicted right since it began */

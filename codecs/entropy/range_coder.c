@@ -4,15 +4,10 @@
 
 #define TOP (1u << 24)
 
-static inline uint32_t prob_of(const rc_prob *p)
-{
-    return p->p;
-}
-
 /* The n-th update (n = seen) moves by 2^-shift, shift = floor(log2(n + 2)) up to
  * RC_SHIFT_MAX: 1, 2, 2, 3 (x4), 4 (x8), ...  The probability stays within
  * [2^shift - 1, 2^15 - 2^shift + 1]: never 0 or 2^15. */
-static const uint8_t SHIFT_AFTER[(1u << RC_SHIFT_MAX) - 1] = {
+const uint8_t rc_shift_after[(1u << RC_SHIFT_MAX) - 1] = {
 #define S(n) ((n) + 2 >= 32 && RC_SHIFT_MAX >= 5 ? 5 : (n) + 2 >= 16 && RC_SHIFT_MAX >= 4 ? 4 : (n) + 2 >= 8 ? 3 : (n) + 2 >= 4 ? 2 : 1)
     S(0),  S(1),  S(2),  S(3),  S(4),  S(5),  S(6),  S(7),  S(8),  S(9),  S(10),
     S(11), S(12), S(13), S(14), S(15), S(16), S(17), S(18), S(19), S(20), S(21),
@@ -20,12 +15,14 @@ static const uint8_t SHIFT_AFTER[(1u << RC_SHIFT_MAX) - 1] = {
 #undef S
 };
 
+static inline uint32_t prob_of(const rc_prob *p)
+{
+    return p->p;
+}
+
 static inline void prob_update(rc_prob *p, int bit)
 {
-    const int shift = SHIFT_AFTER[p->seen];
-    const uint32_t up = p->p + (((1u << RC_PROB_BITS) - p->p) >> shift), down = p->p - (p->p >> shift);
-    p->p = (uint16_t)(bit ? down : up);
-    p->seen = (uint16_t)(p->seen + (p->seen < (1u << RC_SHIFT_MAX) - 2));
+    rc_prob_update(p, bit);
 }
 
 void rc_encoder_init(rc_encoder *e, byte_buffer *out)
@@ -90,14 +87,6 @@ void rc_encoder_finish(rc_encoder *e)
         shift_low(e);
 }
 
-static inline uint8_t next_byte(rc_decoder *d)
-{
-    if (d->pos < d->size)
-        return d->data[d->pos++];
-    d->overrun = true;
-    return 0;
-}
-
 void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size)
 {
     d->data = data;
@@ -107,27 +96,7 @@ void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size)
     d->range = 0xFFFFFFFFu;
     d->code = 0;
     for (int i = 0; i < 5; i++) /* the first byte is the encoder's initial cache, 0 */
-        d->code = (d->code << 8) | next_byte(d);
-}
-
-static inline int decode_bit(rc_decoder *d, rc_prob *prob)
-{
-    const uint32_t bound = (d->range >> RC_PROB_BITS) * prob_of(prob);
-    /* without a branch on the bit, which the processor cannot predict */
-    const uint32_t bit = d->code >= bound, mask = 0u - bit;
-    d->code -= bound & mask;
-    d->range = (bound & ~mask) | ((d->range - bound) & mask);
-    prob_update(prob, (int)bit);
-    while (d->range < TOP) {
-        d->range <<= 8;
-        d->code = (d->code << 8) | next_byte(d);
-    }
-    return (int)bit;
-}
-
-int rc_decode_bit(rc_decoder *d, rc_prob *prob)
-{
-    return decode_bit(d, prob);
+        d->code = (d->code << 8) | rc_next_byte(d);
 }
 
 uint32_t rc_decode_raw(rc_decoder *d, int bits)
@@ -143,7 +112,7 @@ uint32_t rc_decode_raw(rc_decoder *d, int bits)
         v = (v << 1) | bit;
         while (d->range < TOP) {
             d->range <<= 8;
-            d->code = (d->code << 8) | next_byte(d);
+            d->code = (d->code << 8) | rc_next_byte(d);
         }
     }
     return v;
@@ -159,12 +128,6 @@ void residual_model_init(residual_model *m)
 static int bit_length(uint32_t v)
 {
     return v ? 32 - __builtin_clz(v) : 0;
-}
-
-int residual_context(uint32_t magnitude)
-{
-    const int bits = bit_length(magnitude);
-    return bits < RESIDUAL_CONTEXTS - 1 ? bits : RESIDUAL_CONTEXTS - 1;
 }
 
 /* Where the class's unary code starts in a context: the class of the
@@ -264,24 +227,24 @@ void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx,
 
 int32_t residual_decode(rc_decoder *d, bit_reader *raw, residual_model *m, int ctx)
 {
-    if (!decode_bit(d, &m->nonzero[ctx]))
+    if (!rc_decode_bit(d, &m->nonzero[ctx]))
         return 0;
-    const int negative = decode_bit(d, &m->negative[ctx]);
+    const int negative = rc_decode_bit(d, &m->negative[ctx]);
     const int k = class_start(ctx);
     int c;
-    if (decode_bit(d, &m->at_least[ctx])) {
+    if (rc_decode_bit(d, &m->at_least[ctx])) {
         c = k;
-        while (c < RESIDUAL_CLASSES - 1 && decode_bit(d, &m->cls[ctx][c]))
+        while (c < RESIDUAL_CLASSES - 1 && rc_decode_bit(d, &m->cls[ctx][c]))
             c++;
     } else {
         c = k - 1; /* k >= 1 here in a stream from the encoder; a bad stream may say "below 0": class 0 */
-        while (c > 0 && decode_bit(d, &m->cls[ctx][c]))
+        while (c > 0 && rc_decode_bit(d, &m->cls[ctx][c]))
             c--;
         c = c < 0 ? 0 : c;
     }
     uint32_t a = 1;
     if (c > 0) {
-        a = 2u | (uint32_t)decode_bit(d, &m->top[c]);
+        a = 2u | (uint32_t)rc_decode_bit(d, &m->top[c]);
         a = (a << (c - 1)) | (raw ? bit_get(raw, c - 1) : rc_decode_raw(d, c - 1)); /* c - 1 <= 30 */
     }
     /* two's complement: -(2^31) is INT32_MIN; a larger magnitude decodes (from bad bytes) modulo 2^32 */

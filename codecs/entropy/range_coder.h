@@ -5,9 +5,10 @@
  *
  * The range coder keeps a 32-bit range and a 64-bit low with carry
  * propagation through a cached byte (the scheme of LZMA's range coder,
- * written from its description).  A bit's probability is the mean of two
- * 15-bit estimates, one moving by 1/16 and one by 1/128 of the distance to
- * each bit seen: fast to follow a short clip, fine once it has settled.
+ * written from its description).  A bit's probability is one 15-bit
+ * estimate that moves by 2^-floor(log2(n + 2)) of the distance to the n-th
+ * bit it sees (about 1/(n + 2)), down to 1/32 (rc_prob): fast to learn a
+ * context seen a few times, steady once it is busy.
  *
  * The residual coder binarises v as: zero or not; its sign; the class c of
  * |v| (|v| in [2^c, 2^(c+1)), c = 0..31) in unary, up or down from the
@@ -66,8 +67,45 @@ void rc_encode_raw(rc_encoder *e, uint32_t value, int bits);
 void rc_encoder_finish(rc_encoder *e);
 
 void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size);
-int rc_decode_bit(rc_decoder *d, rc_prob *prob);
+static inline int rc_decode_bit(rc_decoder *d, rc_prob *prob);
 uint32_t rc_decode_raw(rc_decoder *d, int bits);
+
+/* ---- inline: a decoder spends most of its time here, and callers in other files (the match
+ * model) would otherwise pay a call per bit ---- */
+
+/* The shift of the n-th update of a probability (rc_prob.seen = n). */
+extern const uint8_t rc_shift_after[(1u << RC_SHIFT_MAX) - 1];
+
+static inline void rc_prob_update(rc_prob *p, int bit)
+{
+    const int shift = rc_shift_after[p->seen];
+    const uint32_t up = p->p + (((1u << RC_PROB_BITS) - p->p) >> shift), down = p->p - (p->p >> shift);
+    p->p = (uint16_t)(bit ? down : up);
+    p->seen = (uint16_t)(p->seen + (p->seen < (1u << RC_SHIFT_MAX) - 2));
+}
+
+static inline uint8_t rc_next_byte(rc_decoder *d)
+{
+    if (d->pos < d->size)
+        return d->data[d->pos++];
+    d->overrun = true;
+    return 0;
+}
+
+static inline int rc_decode_bit(rc_decoder *d, rc_prob *prob)
+{
+    const uint32_t bound = (d->range >> RC_PROB_BITS) * prob->p;
+    /* without a branch on the bit, which the processor cannot predict */
+    const uint32_t bit = d->code >= bound, mask = 0u - bit;
+    d->code -= bound & mask;
+    d->range = (bound & ~mask) | ((d->range - bound) & mask);
+    rc_prob_update(prob, (int)bit);
+    while (d->range < (1u << 24)) {
+        d->range <<= 8;
+        d->code = (d->code << 8) | rc_next_byte(d);
+    }
+    return (int)bit;
+}
 
 #define RESIDUAL_CONTEXTS 16
 #define RESIDUAL_CLASSES 32
@@ -102,7 +140,11 @@ uint32_t bit_get(bit_reader *r, int n); /* n = 0..32; zeros past the end */
 void residual_model_init(residual_model *m);
 /* A context from a recent magnitude (say, the larger of the last two
  * |residuals|): its bit length, capped at RESIDUAL_CONTEXTS - 1. */
-int residual_context(uint32_t magnitude);
+static inline int residual_context(uint32_t magnitude)
+{
+    const int bits = magnitude ? 32 - __builtin_clz(magnitude) : 0;
+    return bits < RESIDUAL_CONTEXTS - 1 ? bits : RESIDUAL_CONTEXTS - 1;
+}
 /* raw: where the raw bits go, or NULL for the range coder itself. */
 void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx, int32_t v);
 int32_t residual_decode(rc_decoder *d, bit_reader *raw, residual_model *m, int ctx);

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "codecs/codec.h"
+#include "codecs/entropy/range_coder.h"
 
 /* A row's fixed settings: the full codec, or one idea taken out (the ablation). */
 typedef struct shellpack_config {
@@ -146,9 +147,15 @@ int sp_read_steps(sp_plan *p, const uint8_t *data, size_t size, char *err, size_
 void sp_to_rotation(const sp_plan *p, const double *v, double q[4]);
 /* Every rotation the plan decodes to within the range the exponential is exact for. */
 int sp_check_rotations(const sp_plan *p, char *err, size_t err_size);
-uint32_t sp_magnitude(int32_t r);
+static inline uint32_t sp_magnitude(int32_t r)
+{
+    return r < 0 ? 0u - (uint32_t)r : (uint32_t)r;
+}
 /* A curve's residual context: the bit length of the larger of its last two residuals' magnitudes. */
-int sp_curve_context(uint32_t m1, uint32_t m2);
+static inline int sp_curve_context(uint32_t m1, uint32_t m2)
+{
+    return residual_context(m1 > m2 ? m1 : m2);
+}
 
 /* The predictors, shared by the encoder and the decoder. */
 typedef struct sp_predictor_state {
@@ -156,9 +163,44 @@ typedef struct sp_predictor_state {
     int seen;
     int weight; /* the adaptive predictor's slope weight, in 1/16 */
 } sp_predictor_state;
-void sp_predictor_reset(sp_predictor_state *s);
-int64_t sp_predict(int predictor, const sp_predictor_state *s);
-void sp_predictor_update(int predictor, sp_predictor_state *s, int32_t value, int32_t residual);
+/* Inline: they run once per coded value in every encoder's cost loop and every decoder. */
+static inline void sp_predictor_reset(sp_predictor_state *s)
+{
+    s->k1 = s->k2 = 0;
+    s->seen = 0;
+    s->weight = 16;
+}
+
+static inline int64_t sp_floor_div16(int64_t x)
+{
+    return x >= 0 ? x / 16 : -((-x + 15) / 16);
+}
+
+static inline int64_t sp_predict(int predictor, const sp_predictor_state *s)
+{
+    if (predictor == SP_PRED_NONE || s->seen == 0)
+        return 0;
+    if (predictor == SP_PRED_PREVIOUS || s->seen == 1)
+        return s->k1;
+    if (predictor == SP_PRED_LINEAR)
+        return 2 * s->k1 - s->k2;
+    return s->k1 + sp_floor_div16((s->k1 - s->k2) * s->weight);
+}
+
+/* The adaptive predictor moves its weight on the slope by 1/16 towards the
+ * residual's side (a sign-sign LMS filter), within 0 .. 2. */
+static inline void sp_predictor_update(int predictor, sp_predictor_state *s, int32_t value, int32_t residual)
+{
+    if (predictor == SP_PRED_ADAPTIVE && s->seen >= 2 && residual != 0 && s->k1 != s->k2) {
+        const bool same = (residual > 0) == (s->k1 > s->k2);
+        s->weight += same ? 1 : -1;
+        s->weight = s->weight < 0 ? 0 : s->weight > 32 ? 32 : s->weight;
+    }
+    s->k2 = s->k1;
+    s->k1 = value;
+    if (s->seen < 2)
+        s->seen++;
+}
 /* x modulo 2^32 as a signed 32-bit integer */
 static inline int32_t sp_wrap32(int64_t x)
 {

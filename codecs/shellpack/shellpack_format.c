@@ -215,46 +215,6 @@ uint32_t sp_rig_checksum(const anim_rig *rig)
     return h;
 }
 
-/* ---- predictors ---- */
-
-void sp_predictor_reset(sp_predictor_state *s)
-{
-    s->k1 = s->k2 = 0;
-    s->seen = 0;
-    s->weight = 16;
-}
-
-static int64_t floor_div16(int64_t x)
-{
-    return x >= 0 ? x / 16 : -((-x + 15) / 16);
-}
-
-int64_t sp_predict(int predictor, const sp_predictor_state *s)
-{
-    if (predictor == SP_PRED_NONE || s->seen == 0)
-        return 0;
-    if (predictor == SP_PRED_PREVIOUS || s->seen == 1)
-        return s->k1;
-    if (predictor == SP_PRED_LINEAR)
-        return 2 * s->k1 - s->k2;
-    return s->k1 + floor_div16((s->k1 - s->k2) * s->weight);
-}
-
-/* The adaptive predictor moves its weight on the slope by 1/16 towards the
- * residual's side (a sign-sign LMS filter), within 0 .. 2. */
-void sp_predictor_update(int predictor, sp_predictor_state *s, int32_t value, int32_t residual)
-{
-    if (predictor == SP_PRED_ADAPTIVE && s->seen >= 2 && residual != 0 && s->k1 != s->k2) {
-        const bool same = (residual > 0) == (s->k1 > s->k2);
-        s->weight += same ? 1 : -1;
-        s->weight = s->weight < 0 ? 0 : s->weight > 32 ? 32 : s->weight;
-    }
-    s->k2 = s->k1;
-    s->k1 = value;
-    if (s->seen < 2)
-        s->seen++;
-}
-
 /* ---- writing ---- */
 
 void sp_put_varint(byte_buffer *b, uint64_t v)
@@ -426,17 +386,6 @@ static void write_keys(const sp_plan *p, byte_buffer *out)
             rc_encode_bit(&e, &m.mask[kept[f - 1]], kept[f]);
     }
     rc_encoder_finish(&e);
-}
-
-uint32_t sp_magnitude(int32_t r)
-{
-    return r < 0 ? 0u - (uint32_t)r : (uint32_t)r;
-}
-
-/* The residual context of a curve: the bit length of the larger of its last two residuals' magnitudes. */
-int sp_curve_context(uint32_t m1, uint32_t m2)
-{
-    return residual_context(m1 > m2 ? m1 : m2);
 }
 
 /* Calls emit(ctx, comp, residual) for every residual of sub-track `type`, in stream order. */
@@ -752,11 +701,14 @@ int sp_check_rotations(const sp_plan *p, char *err, size_t err_size)
         }
         if (t->mode != SP_ANIM)
             continue;
+        const double step[3] = {sp_step(t->step_index[0]), sp_step(t->step_index[1]), sp_step(t->step_index[2])};
+        const int32_t *curve[3] = {sp_curve(p, b, SP_ROT, 0), sp_curve(p, b, SP_ROT, 1), sp_curve(p, b, SP_ROT, 2)};
+        const uint8_t *kept = sp_kept(p, b);
         for (int f = 0; f < p->frames; f++) {
-            if (!sp_kept(p, b)[f])
+            if (!kept[f])
                 continue;
             for (int c = 0; c < 3; c++)
-                v[c] = (double)sp_curve(p, b, SP_ROT, c)[f] * sp_step(t->step_index[c]);
+                v[c] = (double)curve[c][f] * step[c];
             if (!rotation_in_range(v))
                 return snprintf(err, err_size, "shellpack stream: joint %d's rotation at frame %d is over 8 radians", b,
                                 f),
@@ -877,28 +829,48 @@ bad:
 
 anim_clip *sp_plan_to_clip(const sp_plan *p, const anim_rig *rig, double fps)
 {
+    /* Straight into the clip's channels, a sub-track at a time: the rest pose is already there,
+     * a constant is filled, an animated curve decoded in blocks of 64 frames (no allocation) */
     anim_clip *clip = clip_create_rest(rig, p->frames, fps);
-    double *pose = malloc(64 * POSE_STRIDE * sizeof *pose);
-    if (!clip || !pose) {
-        clip_free(clip);
-        free(pose);
+    if (!clip)
         return NULL;
-    }
-    const size_t n = (size_t)p->frames;
+    double values[64 * SP_MAX_COMPS];
     for (int b = 0; b < p->bones; b++)
-        for (int f0 = 0; f0 < p->frames; f0 += 64) {
-            const int f1 = f0 + 63 < p->frames - 1 ? f0 + 63 : p->frames - 1;
-            sp_decode_local(p, rig, b, f0, f1, pose);
+        for (int type = 0; type < SP_TYPES; type++) {
+            const sp_track *t = sp_track_at(p, b, type);
+            if (t->mode == SP_REST)
+                continue;
+            const int comps = sp_comps(p, type);
             double *rot = clip_rot_track(clip, b);
-            for (int f = f0; f <= f1; f++) {
-                const double *o = pose + (size_t)(f - f0) * POSE_STRIDE;
-                for (int a = 0; a < 3; a++) {
-                    clip->pos[((size_t)b * 3 + a) * n + f] = o[a];
-                    clip->scl[((size_t)b * 3 + a) * n + f] = o[7 + a];
-                }
-                memcpy(rot + (size_t)f * 4, o + 3, 4 * sizeof *o);
+            if (t->mode == SP_CONST) {
+                double v[SP_MAX_COMPS] = {0, 0, 0, 0}, q[4];
+                for (int c = 0; c < comps; c++)
+                    v[c] = t->constant[c];
+                if (type == SP_ROT) {
+                    sp_to_rotation(p, v, q);
+                    for (int f = 0; f < p->frames; f++)
+                        memcpy(rot + (size_t)f * 4, q, sizeof q);
+                } else
+                    for (int a = 0; a < 3; a++) {
+                        double *ch = type == SP_POS ? clip_pos_channel(clip, b, a) : clip_scl_channel(clip, b, a);
+                        for (int f = 0; f < p->frames; f++)
+                            ch[f] = v[a];
+                    }
+                continue;
+            }
+            for (int g0 = 0; g0 < p->frames; g0 += 64) {
+                const int g1 = g0 + 63 < p->frames - 1 ? g0 + 63 : p->frames - 1;
+                sp_track_values(p, b, type, g0, g1, values);
+                if (type == SP_ROT)
+                    for (int f = g0; f <= g1; f++)
+                        sp_to_rotation(p, values + (size_t)(f - g0) * comps, rot + (size_t)f * 4);
+                else
+                    for (int a = 0; a < 3; a++) {
+                        double *ch = type == SP_POS ? clip_pos_channel(clip, b, a) : clip_scl_channel(clip, b, a);
+                        for (int f = g0; f <= g1; f++)
+                            ch[f] = values[(size_t)(f - g0) * 3 + a];
+                    }
             }
         }
-    free(pose);
     return clip;
 }
