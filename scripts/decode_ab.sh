@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Two builds' whole-clip decode side by side, for a change that claims to be faster: each codec on
+# each clip is timed by one build and then the other (the order flips every round), so that the
+# shared VM's slow phases fall on both; per build the median over the rounds of each run's median,
+# with the rounds' min and max, and geometric means over the clips.
+# usage: scripts/decode_ab.sh OLD_BIN NEW_BIN OUT   (writes OUT.tsv, every run, and OUT.md)
+#   an old build: git worktree add /tmp/old COMMIT && make -C /tmp/old bin/animbench
+#   AB_CODECS (default shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra;
+#   the first is the reference), AB_CLIPS (walk,jump,mocap), AB_ROUNDS (8), AB_RUNS (7 per bench
+#   call), AB_PIN (1).  About 2 minutes for the defaults; keep the machine otherwise idle.
+set -euo pipefail
+[ $# -eq 3 ] || { sed -n 2,10p "$0" >&2; exit 2; }
+old=$1 new=$2 out=$3
+codecs=${AB_CODECS:-shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra}
+clips=${AB_CLIPS:-walk,jump,mocap} rounds=${AB_ROUNDS:-8} runs=${AB_RUNS:-7} pin=${AB_PIN:-1}
+for b in "$old" "$new"; do [ -x "$b" ] || { echo "decode_ab.sh: $b: not an executable" >&2; exit 2; }; done
+tmp=$(mktemp)
+trap 'rm -f "$tmp" "$tmp.md"' EXIT
+printf 'build\tround\tcodec\tclip\tmedian_ns\tmin_ns\tmax_ns\n' > "$tmp"
+for r in $(seq "$rounds"); do
+  for c in ${codecs//,/ }; do
+    for clip in ${clips//,/ }; do
+      order="old new"
+      [ $((r % 2)) -eq 0 ] && order="new old"
+      for b in $order; do
+        bin=$old
+        [ "$b" = new ] && bin=$new
+        line=$("$bin" bench --clips "$clip" --codecs "$c" --patterns whole-clip --runs "$runs" --pin "$pin" 2>&1 |
+          awk '/ whole clip /')
+        [ -n "$line" ] || { echo "decode_ab.sh: $b build gave no whole-clip time for $c on $clip" >&2; exit 1; }
+        awk -v b="$b" -v r="$r" '{printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b, r, $1, $2, $5, $6, $7}' <<<"$line" >> "$tmp"
+      done
+    done
+  done
+done
+# per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means
+awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v clips="$clips" '
+function median(list, n,   a, i, j, t) {
+  n = split(list, a, " ")
+  for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
+  return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+}
+NR > 1 {
+  k = $1 SUBSEP $3 SUBSEP $4
+  v[k] = v[k] " " $5
+  if (!(k in lo) || $5 + 0 < lo[k]) lo[k] = $5 + 0
+  if (!(k in hi) || $5 + 0 > hi[k]) hi[k] = $5 + 0
+}
+END {
+  nc = split(codecs, C, ","); nk = split(clips, K, ",")
+  printf "# Whole-clip decode, two builds side by side (scripts/decode_ab.sh)\n\n"
+  printf "old: `%s`; new: `%s`. Each codec on each clip timed by `bench --patterns whole-clip --runs %d --pin`, the builds alternating (order flipped each round), %d rounds. Per cell: the median over the rounds of each run'"'"'s median, in microseconds per clip, with the rounds'"'"' min and max.\n\n", old, new, runs, rounds
+  printf "| codec | build |"; for (j = 1; j <= nk; j++) printf " %s |", K[j]; printf " new / old | x old %s | x new %s |\n", C[1], C[1]
+  printf "|---|---|"; for (j = 1; j <= nk; j++) printf "---:|"; printf "---:|---:|---:|\n"
+  for (i = 1; i <= nc; i++) for (bi = 1; bi <= 2; bi++) {
+    b = bi == 1 ? "old" : "new"
+    printf "| `%s` | %s |", C[i], b
+    g_self = g_old = g_new = 0
+    for (j = 1; j <= nk; j++) {
+      m = median(v[b SUBSEP C[i] SUBSEP K[j]])
+      printf " %.0f (%.0f-%.0f) |", m / 1000, lo[b SUBSEP C[i] SUBSEP K[j]] / 1000, hi[b SUBSEP C[i] SUBSEP K[j]] / 1000
+      g_self += log(m / median(v["old" SUBSEP C[i] SUBSEP K[j]]))
+      g_old += log(m / median(v["old" SUBSEP C[1] SUBSEP K[j]]))
+      g_new += log(m / median(v["new" SUBSEP C[1] SUBSEP K[j]]))
+    }
+    printf " %.3f | %.3f | %.3f |\n", exp(g_self / nk), exp(g_old / nk), exp(g_new / nk)
+  }
+  printf "\nRatios are geometric means over the clips of the cells'"'"' medians.\n"
+}' "$tmp" > "$tmp.md"
+mkdir -p "$(dirname "$out")"
+mv "$tmp" "$out.tsv"
+mv "$tmp.md" "$out.md"
+trap - EXIT
+cat "$out.md"
