@@ -3,7 +3,8 @@
 # and, when make corpus has run, the Bandai corpus's (results/corpus.tsv; without it, the section
 # already in results/ozz_summary.md is kept): the tables docs/ozz.md
 # quotes.  Every figure is computed here from those tables.
-# usage: scripts/ozz_report.sh > results/ozz_summary.md
+# usage: scripts/ozz_report.sh > results/ozz_summary.md.tmp && mv results/ozz_summary.md.tmp results/ozz_summary.md
+#   (not straight into ozz_summary.md: the shell would empty it before the Bandai section is read)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tsv=results/ozz.tsv
