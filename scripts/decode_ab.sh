@@ -16,7 +16,7 @@ clips=${AB_CLIPS:-walk,jump,mocap} rounds=${AB_ROUNDS:-8} runs=${AB_RUNS:-7} pin
 for b in "$old" "$new"; do [ -x "$b" ] || { echo "decode_ab.sh: $b: not an executable" >&2; exit 2; }; done
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.md"' EXIT
-printf 'build\tround\tcodec\tclip\tmedian_ns\tmin_ns\tmax_ns\n' > "$tmp"
+printf 'build\tround\tcodec\tclip\tmedian_ns\tmin_ns\tmax_ns\theld_bytes_per_joint_sample\n' > "$tmp"
 for r in $(seq "$rounds"); do
   for c in ${codecs//,/ }; do
     for clip in ${clips//,/ }; do
@@ -25,15 +25,18 @@ for r in $(seq "$rounds"); do
       for b in $order; do
         bin=$old
         [ "$b" = new ] && bin=$new
-        line=$("$bin" bench --clips "$clip" --codecs "$c" --patterns whole-clip --runs "$runs" --pin "$pin" 2>&1 |
-          awk '/ whole clip /')
-        [ -n "$line" ] || { echo "decode_ab.sh: $b build gave no whole-clip time for $c on $clip" >&2; exit 1; }
-        awk -v b="$b" -v r="$r" '{printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b, r, $1, $2, $5, $6, $7}' <<<"$line" >> "$tmp"
+        report=$("$bin" bench --clips "$clip" --codecs "$c" --patterns whole-clip --runs "$runs" --pin "$pin" 2>&1)
+        line=$(awk '/ whole clip /' <<<"$report")
+        # what the sampler holds beside the time (bench's memory line): "sampler holds N B (X B/joint-sample)"
+        held=$(sed -n 's/.*sampler holds \([0-9]*\) B (\([0-9.]*\) B\/joint-sample).*/\2/p' <<<"$report" | head -1)
+        [ -n "$line" ] && [ -n "$held" ] || { echo "decode_ab.sh: $b build gave no whole-clip time or held memory for $c on $clip" >&2; exit 1; }
+        awk -v b="$b" -v r="$r" -v h="$held" '{printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b, r, $1, $2, $5, $6, $7, h}' <<<"$line" >> "$tmp"
       done
     done
   done
 done
-# per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means
+# per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means;
+# beside them what the sampler holds (the median over the clips and rounds of bench's figure)
 awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v clips="$clips" '
 function median(list, n,   a, i, j, t) {
   n = split(list, a, " ")
@@ -45,13 +48,14 @@ NR > 1 {
   v[k] = v[k] " " $5
   if (!(k in lo) || $5 + 0 < lo[k]) lo[k] = $5 + 0
   if (!(k in hi) || $5 + 0 > hi[k]) hi[k] = $5 + 0
+  held[$1 SUBSEP $3] = held[$1 SUBSEP $3] " " $8
 }
 END {
   nc = split(codecs, C, ","); nk = split(clips, K, ",")
   printf "# Whole-clip decode, two builds side by side (scripts/decode_ab.sh)\n\n"
   printf "old: `%s`; new: `%s`. Each codec on each clip timed by `bench --patterns whole-clip --runs %d --pin`, the builds alternating (order flipped each round), %d rounds. Per cell: the median over the rounds of each run'"'"'s median, in microseconds per clip, with the rounds'"'"' min and max.\n\n", old, new, runs, rounds
-  printf "| codec | build |"; for (j = 1; j <= nk; j++) printf " %s |", K[j]; printf " new / old | x old %s | x new %s |\n", C[1], C[1]
-  printf "|---|---|"; for (j = 1; j <= nk; j++) printf "---:|"; printf "---:|---:|---:|\n"
+  printf "| codec | build |"; for (j = 1; j <= nk; j++) printf " %s |", K[j]; printf " new / old | x old %s | x new %s | sampler holds (B/joint-sample, median over the clips) |\n", C[1], C[1]
+  printf "|---|---|"; for (j = 1; j <= nk; j++) printf "---:|"; printf "---:|---:|---:|---:|\n"
   for (i = 1; i <= nc; i++) for (bi = 1; bi <= 2; bi++) {
     b = bi == 1 ? "old" : "new"
     printf "| `%s` | %s |", C[i], b
@@ -63,7 +67,7 @@ END {
       g_old += log(m / median(v["old" SUBSEP C[1] SUBSEP K[j]]))
       g_new += log(m / median(v["new" SUBSEP C[1] SUBSEP K[j]]))
     }
-    printf " %.3f | %.3f | %.3f |\n", exp(g_self / nk), exp(g_old / nk), exp(g_new / nk)
+    printf " %.3f | %.3f | %.3f | %s |\n", exp(g_self / nk), exp(g_old / nk), exp(g_new / nk), median(held[b SUBSEP C[i]])
   }
   printf "\nRatios are geometric means over the clips of the cells'"'"' medians.\n"
 }' "$tmp" > "$tmp.md"
