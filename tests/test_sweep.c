@@ -172,7 +172,6 @@ static void test_killed_sweep_loses_nothing(void **state)
             assert_true(count_points(out) >= 1); /* whole JSON, whatever moment the kill hit */
         char *argv[] = {"test"};
         sweep_stats st;
-        const bool had_journal = exists(journal);
         const int saved = quiet_begin();
         /* measuring nothing: a definition that names only what is stored would hide the recovery, so
          * the rerun is the full definition, and it must account for every point */
@@ -182,8 +181,8 @@ static void test_killed_sweep_loses_nothing(void **state)
         assert_int_equal(st.on_disk + st.measured, st.points);
         assert_int_equal(count_points(out), st.points);
         assert_false(exists(journal));
-        if (had_journal)
-            assert_true(st.recovered > 0);
+        /* a kill between the journal's creation and its first whole batch leaves nothing to recover:
+         * only the kills together must have recovered something (below) */
         recovered += st.recovered;
         print_message("  killed after %d ms: %d points recovered from the journal, %d stored, %d measured\n",
                       delays_ms[k], st.recovered, st.on_disk, st.measured);
