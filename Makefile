@@ -200,7 +200,7 @@ clean:
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
 
-.PHONY: tables sweep bench runtime ozz acl-compare assimp-models priors
+.PHONY: tables sweep bench runtime ozz acl-compare assimp-models priors seed-gate
 tables: $(BIN)
 	$(BIN) tables
 
@@ -298,3 +298,9 @@ priors: deps $(BIN)
 # Bandai Namco clips: results/acl_compare.md (about 5 minutes; skipped when ACL is not built).
 acl-compare: deps $(BIN)
 	@BIN=$(BIN) scripts/acl_compare.sh
+
+# shellpack against ACL under three conventions of the same error (this harness's, seed 001's
+# standalone contract and a clip-wide form of its max gate), on the study's clips, the captures and
+# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 30 minutes on two cores).
+seed-gate: deps $(BIN)
+	@scripts/seed_gate.sh $(BIN)

@@ -1,0 +1,158 @@
+#!/usr/bin/env bash
+# make seed-gate: shellpack against ACL under three conventions of "the same error", on the same
+# clips and streams, so that a ratio of this harness and one of seed 001 (CurveCodec 2) can be set
+# side by side.  For each clip and precision P (0.1 and 1 mm: ACL's 0.01 and 0.1 cm):
+#   acl at precision P (its default settings): bytes A0 and its measured max shell distance M0;
+#   acl's smallest stream within P (animbench match): A1, or none where ACL's floor is above P;
+#   each row's smallest stream within P (S_P) and within G = 1.05 max(P, M0) (S_G).
+# The conventions: this harness's (both at most P measured: S_P / A1); the seed's standalone
+# contract (every joint-sample within P, against ACL at precision P, which overshoots it:
+# S_P / A0); and a clip-wide form of the seed's max gate (S_G / A0).  The seed's max gate bounds
+# each joint by 1.05 max(P, ACL's maximum on that joint), at most G and at least 1.05 P, and its
+# share of samples above P: a codec's ratio under it lies between the last two columns.
+# Clips: the study's three, the four captures, and the held-out fifth of the Bandai corpus
+# (animbench train-priors --held-out: 34 clips shellpack-trained's states never saw).
+# Writes results/seed_gate.tsv and results/seed_gate.md.  About 30 minutes on two cores.
+# usage: scripts/seed_gate.sh [bin/animbench]   (ROWS=a,b: the rows; SETS=study,captures,bandai: the clips;
+#   JOBS=n: clips measured at once)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bin=${1:-bin/animbench}
+data=${ANIMBENCH_DATA:-../shared/data}
+rows=${ROWS:-shellpack,shellpack-trained}
+jobs=${JOBS:-2}
+sets=${SETS:-study,captures,bandai}
+out_tsv=results/seed_gate.tsv out_md=results/seed_gate.md
+if grep -q "UNAVAILABLE: built without ACL" <<<"$("$bin" list)"; then
+  echo "seed-gate: the acl row is not built here (set ACL_DIR and RTM_DIR): skipped" >&2
+  exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# one line per clip: set, label, clip, unit_m, up
+{
+  printf 'study\t%s\t%s\t-\t-\n' walk walk jump jump mocap mocap
+  if [ -d "$data/bvh" ]; then
+    for c in cmu_01_01_mb cmu_01_03_mb cmu_jumping_jacks_30hz; do
+      printf 'captures\t%s\t%s\t0.056444\ty\n' "$c" "$data/bvh/$c.bvh"
+    done
+    printf 'captures\t%s\t%s\t0.04\tz\n' fair1_zombie_30hz "$data/bvh/fair1_zombie_30hz.bvh"
+  fi
+  if [ -d "$data/bandai_namco_1" ]; then
+    "$bin" train-priors --held-out | while read -r c; do
+      printf 'bandai\t%s\t%s\t0.01\ty\n' "${c#dataset-1_}" "$data/bandai_namco_1/$c.bvh"
+    done
+  fi
+} | awk -F'\t' -v sets="$sets" 'BEGIN { n = split(sets, s, ","); for (i = 1; i <= n; i++) want[s[i]] = 1 } $1 in want' > "$tmp/clips"
+
+# one clip at one precision: a line of the TSV per row
+measure() { # set label clip unit up P
+  local set=$1 label=$2 clip=$3 unit=$4 up=$5 p=$6 args=() rc
+  [ "$unit" = - ] || args+=(--unit-m "$unit")
+  [ "$up" = - ] || args+=(--up "$up")
+  local w="$tmp/$label.$p"
+  "$bin" run --clip "$clip" "${args[@]}" --codec acl --tol-mm "$p" --json "$w.acl0.json" > /dev/null 2> "$w.log" ||
+    { echo "seed-gate: acl on $label at $p mm failed: $(tail -n 1 "$w.log")" >&2; return 1; }
+  local a0 m0 a1=- m1=- g
+  [ "$(jq -r '.points[0].decoded.ok' "$w.acl0.json")" = true ] ||
+    { echo "seed-gate: acl's stream of $label at $p mm does not decode" >&2; return 1; }
+  a0=$(jq -r '.points[0].bytes' "$w.acl0.json")
+  m0=$(jq -r '.points[0].metrics.at_frames.shell_distance.max_mm' "$w.acl0.json")
+  # the gate, rounded down to a nanometre so that no stream is allowed more than it
+  g=$(awk -v p="$p" -v m="$m0" 'BEGIN { x = 1.05 * (m > p ? m : p); printf "%.6f", int(x * 1e6) / 1e6 }')
+  match_one() { # codec target json: "bytes max" into $w.res, or "- -" where the codec cannot reach the target
+    rc=0
+    "$bin" match --clip "$clip" "${args[@]}" --codec "$1" --target "$2" --json "$3" > /dev/null 2>> "$w.log" || rc=$?
+    if [ "$rc" = 3 ]; then echo "- -" > "$w.res"; return 0; fi
+    [ "$rc" = 0 ] || { echo "seed-gate: match $1 on $label at $2 mm failed (exit $rc): $(tail -n 1 "$w.log")" >&2; return 1; }
+    [ "$(jq -r '.points[0].decoded.ok' "$3")" = true ] || { echo "seed-gate: $1's stream of $label does not decode" >&2; return 1; }
+    jq -r '"\(.points[0].bytes) \(.points[0].metrics.at_frames.shell_distance.max_mm)"' "$3" > "$w.res"
+  }
+  match_one acl "$p" "$w.acl1.json" || return 1
+  read -r a1 m1 < "$w.res"
+  local r sp msp sg msg
+  IFS=, read -ra list <<<"$rows"
+  for r in "${list[@]}"; do
+    match_one "$r" "$p" "$w.$r.p.json" || return 1
+    read -r sp msp < "$w.res"
+    match_one "$r" "$g" "$w.$r.g.json" || return 1
+    read -r sg msg < "$w.res"
+    printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$label" "$p" "$a0" "$m0" "$g" "$a1" "$m1" \
+      "$r" "$sp" "$msp" "$sg" "$msg"
+  done > "$w.part"
+  mv "$w.part" "$w.tsv"
+}
+export -f measure
+export bin rows tmp
+
+while IFS=$'\t' read -r set label clip unit up; do
+  for p in 0.1 1; do printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$set" "$label" "$clip" "$unit" "$up" "$p"; done
+done < "$tmp/clips" > "$tmp/jobs"
+# the long captures first, so that both cores stay busy to the end
+{ grep -P '^captures\t' "$tmp/jobs" || true; grep -vP '^captures\t' "$tmp/jobs" || true; } | tr '\t' '\n' |
+  xargs -d '\n' -n 6 -P "$jobs" bash -c 'measure "$@"' _
+{
+  echo "# animbench seed-gate ($(date -u +%Y-%m-%d), commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)): bytes and max shell distance (mm, vertices at 30 mm) of the decoded streams"
+  printf 'set\tclip\tP_mm\tacl_bytes_at_P\tacl_max_at_P\tgate_mm\tacl_bytes_within_P\tacl_max_within_P\tcodec\tbytes_within_P\tmax_within_P\tbytes_within_gate\tmax_within_gate\n'
+  while IFS=$'\t' read -r set label clip unit up; do
+    for p in 0.1 1; do cat "$tmp/$label.$p.tsv"; done
+  done < "$tmp/clips"
+} > "$tmp/out.tsv"
+[ "$(grep -vc '^#' "$tmp/out.tsv")" -gt 1 ] || { echo "seed-gate: nothing measured" >&2; exit 1; }
+
+report() { # tsv
+  awk -F'\t' '
+    NR <= 2 { next }
+    {
+      key = $1 "\t" $3 "\t" $9
+      if (!(key in n)) order[++keys] = key
+      n[key]++
+      # this harness: both within P, over the clips ACL reaches
+      if ($7 != "-" && $10 != "-") { h[key] += log($10 / $7); hn[key]++ }
+      # the seed standalone contract: the row within P, ACL at precision P
+      if ($10 != "-") { s[key] += log($10 / $4); sn[key]++ }
+      if ($12 != "-") { g[key] += log($12 / $4); gn[key]++; og[key] += log($6 / $3) }
+      over[key] += ($5 > $3)
+    }
+    function gm(sum, count) { return count ? sprintf("%.3fx", exp(sum / count)) : "-" }
+    END {
+      print "| clips | P | row | clips | ACL over P at precision P | this harness: both within P (clips ACL reaches) | the seed standalone: row within P over ACL at P | clip-wide gate: row within 1.05 max(P, ACL max) over ACL at P | gate over P (geometric mean) |"
+      print "|---|---:|---|---:|---:|---:|---:|---:|---:|"
+      for (i = 1; i <= keys; i++) {
+        split(order[i], k, "\t")
+        printf "| %s | %s mm | `%s` | %d | %d | %s (%d) | %s (%d) | %s (%d) | %s |\n", k[1], k[2], k[3], n[order[i]],
+          over[order[i]], gm(h[order[i]], hn[order[i]]), hn[order[i]], gm(s[order[i]], sn[order[i]]), sn[order[i]],
+          gm(g[order[i]], gn[order[i]]), gn[order[i]], gn[order[i]] ? sprintf("%.3f", exp(og[order[i]] / gn[order[i]])) : "-"
+      }
+    }' "$1"
+}
+{
+  echo "# shellpack against ACL under three conventions of the same error (make seed-gate)"
+  echo
+  echo "Generated by \`make seed-gate\` (scripts/seed_gate.sh) from \`animbench run\` and \`animbench match\` on each clip;"
+  echo "per-clip figures in results/seed_gate.tsv.  Error: ACL's shell distance (vertices at 30 mm), max over every"
+  echo "joint and frame of the clip decoded from the bytes.  For each clip and precision P, ACL runs at precision P"
+  echo "(its default settings; it overshoots P on most clips) and is searched for its smallest stream within P; each"
+  echo "row is searched for its smallest stream within P and within G = 1.05 max(P, ACL's measured maximum)."
+  echo "Ratios are geometric means over the clips named in brackets."
+  echo
+  echo "- **this harness**: both codecs within P, measured (the tables of make shellpack and make corpus; clips ACL"
+  echo "  cannot bring within P are left out);"
+  echo "- **the seed standalone**: the row within P against ACL at precision P, as seed 001's 'standalone contract"
+  echo "  that holds every joint-sample within p' (0.438x and 0.265x at 0.01 and 0.1 cm on its 311-clip subset);"
+  echo "- **clip-wide gate**: the row within G against ACL at precision P.  Seed 001's max gate (its 0.37x at"
+  echo "  0.01 cm) bounds each joint by 1.05 max(P, ACL's maximum on that joint) and the share of samples above P"
+  echo "  by ACL's plus half a point: tighter than G on every joint ACL codes better than its worst, so a row's"
+  echo "  ratio under the seed's gate lies between the standalone column and this one."
+  echo
+  echo "The Bandai clips are the held-out fifth of the Bandai Namco Research Motion Dataset 1 (\`animbench"
+  echo "train-priors --held-out\`, 34 clips at 30 Hz; CC BY-NC 4.0, Bandai Namco Research Inc.; Kobayashi et al.,"
+  echo "arXiv:2306.08861, 2023): shellpack-trained's states were trained on the other four fifths."
+  echo
+  report "$tmp/out.tsv"
+} > "$tmp/out.md"
+mv "$tmp/out.tsv" "$out_tsv.tmp.$$" && mv "$out_tsv.tmp.$$" "$out_tsv"
+mv "$tmp/out.md" "$out_md.tmp.$$" && mv "$out_md.tmp.$$" "$out_md"
+scripts/record.sh "$bin" "rows:acl,$rows" "$out_tsv" "$out_md"
+cat "$out_md"
