@@ -40,7 +40,8 @@ awk -F'\t' '
     if (pattern == "whole_clip" && median > 0) add(g "\twhole", $10 / median * 1e9)
   }
   function gm(key) { return cnt[key] ? exp(sum[key] / cnt[key]) : -1 }
-  function ratio(x, y) { return x > 0 && y > 0 ? sprintf("%.3f", x / y) : "-" }
+  # full precision: the table rounds once (a ratio kept to 3 decimals and printed to 2 was rounded twice: 1.0550 for 1.05505 printed 1.05x)
+  function ratio(x, y) { return x > 0 && y > 0 ? sprintf("%.9g", x / y) : "-" }
   END {
     print "set\ttarget_mm\tcodec\tclips\treached\tbytes_vs_acl\tacl_clips\tstream_per_js\theld_per_js\tdecodes_ahead\tplayback_ns\tseek_ns\tfirst_pose_ns\tcrowd_ns\tevery_core_ns\tevery_core_poses_per_s\twhole_clip_js_per_s\tplayback_vs_acl\tseek_vs_acl\tcrowd_vs_acl\twhole_clip_vs_acl"
     for (i = 1; i <= n; i++) {
@@ -50,7 +51,7 @@ awk -F'\t' '
           s += log(bytes[key] / bytes[k[1] "\t" k[2] "\t" k[3] "\tacl"]); m++ } }
       a = f[1] "\t" f[2] "\tacl"
       printf "%s\t%s\t%s\t%d\t%d\t%s\t%d\t%.6g\t%.6g\t%d\t%.6g\t%.6g\t%.6g\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f[1], f[2], f[3], clips[g], ok[g] + 0,
-        (m ? sprintf("%.4f", exp(s / m)) : "-"), m, gm(g "\tstream"), gm(g "\theld"), ahead[g] + 0, gm(g "\tplayback"),
+        (m ? sprintf("%.9g", exp(s / m)) : "-"), m, gm(g "\tstream"), gm(g "\theld"), ahead[g] + 0, gm(g "\tplayback"),
         gm(g "\tseek"), gm(g "\tfirst_pose"), (g in crowd ? crowd[g] : "-"), (g in every ? every[g] : "-"),
         (g in every && every[g] > 0 ? sprintf("%.4g", 1e9 / every[g]) : "-"),
         (gm(g "\twhole") > 0 ? sprintf("%.4g", gm(g "\twhole")) : "-"),
