@@ -301,6 +301,6 @@ acl-compare: deps $(BIN)
 
 # shellpack against ACL under three conventions of the same error (this harness's, seed 001's
 # standalone contract and a clip-wide form of its max gate), on the study's clips, the captures and
-# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 30 minutes on two cores).
+# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 20 minutes on two cores).
 seed-gate: deps $(BIN)
 	@scripts/seed_gate.sh $(BIN)
