@@ -118,7 +118,7 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimb
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" tests/layers.sh tests/scripts_syntax.sh
+	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" "tests/seed_gate.sh $(BIN)" tests/layers.sh tests/scripts_syntax.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:

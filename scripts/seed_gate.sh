@@ -14,7 +14,8 @@
 # (animbench train-priors --held-out: 34 clips shellpack-trained's states never saw).
 # Writes results/seed_gate.tsv and results/seed_gate.md.  About 20 minutes on two cores.
 # usage: scripts/seed_gate.sh [bin/animbench]   (ROWS=a,b: the rows; SETS=study,captures,bandai: the clips;
-#   JOBS=n: clips measured at once; REPORT_ONLY=1: results/seed_gate.md again from the committed .tsv)
+#   JOBS=n: clips measured at once; REPORT_ONLY=1: results/seed_gate.md again from the committed .tsv;
+#   OUT=base: write base.tsv and base.md instead)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
@@ -22,11 +23,18 @@ data=${ANIMBENCH_DATA:-../shared/data}
 rows=${ROWS:-shellpack,shellpack-trained}
 jobs=${JOBS:-2}
 sets=${SETS:-study,captures,bandai}
-out_tsv=results/seed_gate.tsv out_md=results/seed_gate.md
+out=${OUT:-results/seed_gate} # the base of both files written
+out_tsv=$out.tsv out_md=$out.md
 if grep -q "UNAVAILABLE: built without ACL" <<<"$("$bin" list)"; then
   echo "seed-gate: the acl row is not built here (set ACL_DIR and RTM_DIR): skipped" >&2
   exit 0
 fi
+listing=$("$bin" list)
+IFS=, read -ra wanted <<<"$rows"
+for r in "${wanted[@]}"; do # before twenty minutes of measuring, not after
+  grep -qE "^  $r( |\$)" <<<"$listing" || { echo "seed-gate: ROWS names '$r', which is not a codec (animbench list)" >&2; exit 2; }
+done
+case ",$sets," in *,study,*|*,captures,*|*,bandai,*) ;; *) echo "seed-gate: SETS '$sets' names none of study, captures, bandai" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 report_only=${REPORT_ONLY:-0} # 1: the tables again from the committed results/seed_gate.tsv, nothing measured
@@ -56,10 +64,15 @@ measure() { # set label clip unit up P
   "$bin" run --clip "$clip" "${args[@]}" --codec acl --tol-mm "$p" --json "$w.acl0.json" > /dev/null 2> "$w.log" ||
     { echo "seed-gate: acl on $label at $p mm failed: $(tail -n 1 "$w.log")" >&2; return 1; }
   local a0 m0 a1=- m1=- g
-  [ "$(jq -r '.points[0].decoded.ok' "$w.acl0.json")" = true ] ||
-    { echo "seed-gate: acl's stream of $label at $p mm does not decode" >&2; return 1; }
-  a0=$(jq -r '.points[0].bytes' "$w.acl0.json")
-  m0=$(jq -r '.points[0].metrics.at_frames.shell_distance.max_mm' "$w.acl0.json")
+  # a point's bytes and measured max shell distance (animbench table), or a failure when the harness
+  # did not measure its decoded clip (a stream that does not decode has no error to report)
+  figures() { # json -> "bytes max" into $w.res
+    "$bin" table "$1" --format csv --columns bytes,shell_max_mm --digits 17 2>> "$w.log" | tail -n 1 | tr , ' ' > "$w.res"
+    awk 'NF != 2 || $1 !~ /^[0-9]+$/ || $2 !~ /^[0-9.]+(e-?[0-9]+)?$/ { exit 1 }' "$w.res" ||
+      { echo "seed-gate: $1: no bytes and measured error (the stream does not decode?)" >&2; return 1; }
+  }
+  figures "$w.acl0.json" || return 1
+  read -r a0 m0 < "$w.res"
   # the gate, rounded down to a nanometre so that no stream is allowed more than it
   g=$(awk -v p="$p" -v m="$m0" 'BEGIN { x = 1.05 * (m > p ? m : p); printf "%.6f", int(x * 1e6) / 1e6 }')
   match_one() { # codec target json: "bytes max" into $w.res, or "- -" where the codec cannot reach the target
@@ -67,8 +80,7 @@ measure() { # set label clip unit up P
     "$bin" match --clip "$clip" "${args[@]}" --codec "$1" --target "$2" --json "$3" > /dev/null 2>> "$w.log" || rc=$?
     if [ "$rc" = 3 ]; then echo "- -" > "$w.res"; return 0; fi
     [ "$rc" = 0 ] || { echo "seed-gate: match $1 on $label at $2 mm failed (exit $rc): $(tail -n 1 "$w.log")" >&2; return 1; }
-    [ "$(jq -r '.points[0].decoded.ok' "$3")" = true ] || { echo "seed-gate: $1's stream of $label does not decode" >&2; return 1; }
-    jq -r '"\(.points[0].bytes) \(.points[0].metrics.at_frames.shell_distance.max_mm)"' "$3" > "$w.res"
+    figures "$3"
   }
   match_one acl "$p" "$w.acl1.json" || return 1
   read -r a1 m1 < "$w.res"
