@@ -18,5 +18,6 @@ int cmd_results_check(int argc, char **argv);
 int cmd_diff(int argc, char **argv);
 int cmd_scene(int argc, char **argv);
 int cmd_train(int argc, char **argv);
+int cmd_gate(int argc, char **argv);
 
 #endif

@@ -26,6 +26,7 @@ static int usage(FILE *out)
             "  train-priors [--check FILE]                              shellpack-trained's built-in states\n"
             "  match --clip NAME --codec NAME --target MM [--metric M]    smallest stream at a target error\n"
             "  compare --clips A,B --reference acl --codecs X,Y        bytes at the reference's measured error\n"
+            "  gate --clip NAME --codec NAME --precision-mm P          seed 001's max gate against ACL, per joint\n"
             "  summary FILE.json --baseline CODEC [--out FILE.md]       a corpus: bytes at equal error, BD-rate\n"
             "  table FILE.json [--format md|latex|csv] [--columns a,b] [--by clip|codec]  a paper's table\n"
             "  results-check [--allow FILE] FILE...                     results measured by another code version\n"
@@ -98,6 +99,8 @@ int main(int argc, char **argv)
         return cmd_scene(argc - 2, argv + 2);
     if (strcmp(argv[1], "train-priors") == 0)
         return cmd_train(argc - 2, argv + 2);
+    if (strcmp(argv[1], "gate") == 0)
+        return cmd_gate(argc - 2, argv + 2);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0)
         return usage(stdout);
     fprintf(stderr, "animbench: unknown command '%s'\n", argv[1]);
