@@ -50,7 +50,7 @@ check "an unknown set: exit 2" test $? -eq 2
 # no sample of the reference is above P: so the gate's stream is within 1.05 mm, at most 0.5 % above 1 mm
 "$bin" gate --clip walk --codec shellpack --reference shellpack --precision-mm 1 --tsv > "$tmp/self.tsv" 2>&1
 check "gate against itself: within 1.05 P, share above P at most 0.005, no more bytes" awk -F'\t' '
-  NF == 10 { n++; if ($4 > 1 || $5 != 0 || $8 > 1.05 || $9 > 0.005 || $7 > $3) bad = 1 } END { exit bad || n != 1 }' "$tmp/self.tsv"
+  NF == 13 { n++; if ($5 > 1 || $6 != 0 || $9 > 1.05 || $10 > 0.005 || $8 > $4 || $12 != 1.05) bad = 1 } END { exit bad || n != 1 }' "$tmp/self.tsv"
 # animbench gate on its own: what it refuses
 "$bin" gate --clip walk --codec no-such-row --precision-mm 0.1 > /dev/null 2> "$tmp/gate.err"
 check "gate: an unknown codec, exit 2 and named" test $? -eq 2 -a -n "$(grep -F "unknown codec 'no-such-row'" "$tmp/gate.err")"
@@ -58,5 +58,8 @@ check "gate: an unknown codec, exit 2 and named" test $? -eq 2 -a -n "$(grep -F 
 check "gate: a codec without tol_mm as its knob, exit 2" test $? -eq 2 -a -n "$(grep -F "must both take tol_mm" "$tmp/gate.err")"
 "$bin" gate --clip walk --codec shellpack > /dev/null 2>&1
 check "gate: no --precision-mm, exit 2" test $? -eq 2
+"$bin" gate --clip walk --codec linear --precision-mm 0.1 > /dev/null 2> "$tmp/gate.err"
+check "gate: a codec whose tol_mm is not a bound on the shell distance, exit 3 (cannot reach)" \
+  test $? -eq 3 -a -n "$(grep -F "cannot reach" "$tmp/gate.err")"
 echo "seed-gate-test: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

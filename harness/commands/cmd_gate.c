@@ -4,11 +4,16 @@
  * a bound 1.05 max(P, the reference's largest shell distance on j), and the
  * share of joint-samples above P may exceed the reference's by half a
  * percentage point.  The codec's knob (tol_mm) is searched between P and
- * G = 1.05 max(P, the reference's clip maximum) for its smallest stream that
+ * G = 1.05 max(P, the reference's clip maximum) for a small stream that
  * meets every joint's bound and the share; every candidate is encoded,
  * decoded from its bytes alone and measured joint by joint.  A codec whose
  * contract is its tol_mm (every stream within it) meets the gate at P, so
- * the search starts from a stream known to pass. */
+ * the search starts from a stream known to pass; it then tries G and
+ * bisects between the loosest setting that passed and the first that did
+ * not, and answers the smallest passing stream among the settings tried
+ * (bytes need not fall as tol_mm grows: a smaller one may lie between).
+ * Bytes are the codec's own, without the seed's fallback to the
+ * reference's stream where that is smaller. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -28,13 +33,16 @@
     "  Seed 001's max gate: the reference at precision P; every joint within 1.05 max(P, the\n"             \
     "  reference's maximum on that joint) and the share of joint-samples above P within the\n"              \
     "  reference's plus 0.5 points.  Searches the codec's tol_mm from P to 1.05 max(P, the\n"                \
-    "  reference's clip maximum) for its smallest stream that meets the gate, each decoded from\n"          \
-    "  its bytes and measured per joint; prints both streams and the ratio (--tsv: one line:\n"             \
-    "  clip P ref_bytes ref_max ref_share codec bytes max share encodes).\n"
+    "  reference's clip maximum) for the smallest stream that meets the gate among the settings it\n"      \
+    "  tries (P, G, then a bisection), each decoded from its bytes and measured per joint; prints\n"         \
+    "  both streams and the ratio, without the seed's fallback to the reference (--tsv: one line:\n"       \
+    "  clip P reference ref_bytes ref_max ref_share codec bytes max share tol_mm gate_mm encodes).\n"      \
+    "  Exit 3 when the codec's stream at tol_mm P does not meet the gate (its tol_mm is not a\n"           \
+    "  bound on its shell distance).\n"
 
 #define GATE_TOLERANCE 1.05     /* the seed's 5 % on each joint's bound */
 #define GATE_SHARE_SLACK 0.005  /* and half a percentage point on the share above P */
-#define GATE_BISECTIONS 10
+#define GATE_BISECTIONS 9 /* after P and G: 11 encodes of the codec, one of the reference */
 
 /* What a decoded stream measures, joint by joint. */
 typedef struct gate_measure {
@@ -88,9 +96,10 @@ static int measure_gate(const measured_clip *mc, const codec *c, const codec_par
     for (int s = 0; s < samples; s++)
         for (int j = 0; j < joints; j++) {
             const double mm = d[(size_t)s * joints + j] * 1000;
-            above += mm > precision_mm;
-            out->joint_max_mm[j] = mm > out->joint_max_mm[j] ? mm : out->joint_max_mm[j];
-            out->max_mm = mm > out->max_mm ? mm : out->max_mm;
+            const double e = isnan(mm) ? INFINITY : mm; /* a NaN pose is no error of zero */
+            above += !(e <= precision_mm);
+            out->joint_max_mm[j] = e > out->joint_max_mm[j] ? e : out->joint_max_mm[j];
+            out->max_mm = e > out->max_mm ? e : out->max_mm;
         }
     out->share = (double)above / ((double)samples * joints);
     free(d);
@@ -149,6 +158,8 @@ int cmd_gate(int argc, char **argv)
     }
     char err[512];
     clip_source *src = clip_source_load(clip_name, &cp, err, sizeof err);
+    if (src && src->warning[0])
+        fprintf(stderr, "animbench gate: warning: %s\n", src->warning);
     measured_clip *mc = src ? measured_clip_create(src, NULL, err, sizeof err) : NULL;
     if (!mc) {
         fprintf(stderr, "animbench gate: %s\n", err);
@@ -175,7 +186,13 @@ int cmd_gate(int argc, char **argv)
     const double gate_mm = GATE_TOLERANCE * (r.max_mm > precision_mm ? r.max_mm : precision_mm);
     /* lo: a setting whose stream met the gate; hi: the loosest worth trying, or one that failed */
     double lo = precision_mm, hi = gate_mm, best_knob = NAN;
-    for (int step = -1; step < GATE_BISECTIONS; step++) {
+    if (joints < 1 || mc->original_frames->samples < 1) {
+        fprintf(stderr, "animbench gate: %s has no joints or no frames to measure\n", mc->source->name);
+        free(store);
+        measured_clip_free(mc);
+        return 2;
+    }
+    for (int step = -1; step <= GATE_BISECTIONS; step++) {
         const double t = step < 0 ? lo : step == 0 ? hi : sqrt(lo * hi);
         if (codec_param_set(c, &p, knob, t, err, sizeof err) != 0 ||
             measure_gate(mc, c, &p, precision_mm, &trial, err, sizeof err) != 0) {
@@ -185,8 +202,10 @@ int cmd_gate(int argc, char **argv)
         encodes++;
         const bool ok = meets_gate(&trial, &r, joints, precision_mm);
         if (step < 0 && !ok) {
-            fprintf(stderr, "animbench gate: %s at tol_mm %g does not meet the gate (max %.4f mm): its tol_mm is not "
-                            "its contract\n", c->name, t, trial.max_mm);
+            fprintf(stderr, "animbench gate: cannot reach: %s at tol_mm %g does not meet the gate (max %.4f mm, %.2f %% "
+                            "above P): its tol_mm is not a bound on its shell distance\n", c->name, t, trial.max_mm,
+                    100 * trial.share);
+            rc = 3;
             goto done;
         }
         if (ok && (isnan(best_knob) || trial.bytes < best.bytes)) {
@@ -205,16 +224,18 @@ int cmd_gate(int argc, char **argv)
         }
     }
     if (tsv)
-        printf("%s\t%.17g\t%zu\t%.17g\t%.17g\t%s\t%zu\t%.17g\t%.17g\t%d\n", mc->source->name, precision_mm, r.bytes,
-               r.max_mm, r.share, c->name, best.bytes, best.max_mm, best.share, encodes);
+        printf("%s\t%.17g\t%s\t%zu\t%.17g\t%.17g\t%s\t%zu\t%.17g\t%.17g\t%.17g\t%.17g\t%d\n", mc->source->name,
+               precision_mm, ref->name, r.bytes, r.max_mm, r.share, c->name, best.bytes, best.max_mm, best.share, best_knob,
+               gate_mm, encodes);
     else {
         printf("gate   %s on %s, precision %g mm: every joint within 1.05 max(P, %s's maximum on it), the share "
-               "above P within %s's + 0.5 points; %d encodes (each decoded and measured per joint)\n",
+               "above P within %s's + 0.5 points; %d encodes of it (each decoded and measured per joint)\n",
                c->name, mc->source->name, precision_mm, ref->name, ref->name, encodes);
         printf("%-10s %9zu B  max %.4f mm  above P %.2f %%\n", ref->name, r.bytes, r.max_mm, 100 * r.share);
-        printf("%-10s %9zu B  max %.4f mm  above P %.2f %%  (tol_mm %.6g; the gate's clip-wide ceiling %.4f mm)\n",
+        printf("%-10s %9zu B  max %.4f mm  above P %.2f %%  (tol_mm %.17g; the gate's clip-wide ceiling %.4f mm)\n",
                c->name, best.bytes, best.max_mm, 100 * best.share, best_knob, gate_mm);
-        printf("ratio  %.4fx %s's bytes\n", (double)best.bytes / (double)r.bytes, ref->name);
+        printf("ratio  %.4fx %s's bytes (the codec's own stream: no fallback to %s's where that is smaller)\n",
+               (double)best.bytes / (double)r.bytes, ref->name, ref->name);
     }
     rc = 0;
 done:
