@@ -25,7 +25,7 @@
 #include "core/pose_set.h"
 #include "harness/commands/cli_flags.h"
 #include "harness/commands/commands.h"
-#include "harness/measure/measure.h"
+#include "harness/measure/measure.h" /* measured_clip: the original as every metric sees it */
 
 #define GATE_USAGE                                                                                         \
     "usage: animbench gate --clip NAME --codec NAME --precision-mm P [--reference acl] [--tsv]\n"           \
@@ -58,32 +58,37 @@ typedef struct gate_measure {
 static int measure_gate(const measured_clip *mc, const codec *c, const codec_params *p, double precision_mm,
                         gate_measure *out, char *err, size_t err_size)
 {
-    byte_buffer stream;
-    bytes_init(&stream);
-    point_result r;
-    if (measure_point_stream(mc, c, p, false, &r, &stream, err, err_size) != 0) {
-        bytes_free(&stream);
-        return -1;
-    }
-    const bool decodes = r.decoded_ok;
-    out->bytes = r.bytes;
-    if (!decodes)
-        snprintf(err, err_size, "%s on %.200s: its stream does not decode: %.200s", c->name, mc->source->name,
-                 r.decode_error);
-    point_result_free(&r);
-    if (!decodes) {
-        bytes_free(&stream);
-        return -1;
-    }
-    const anim_rig *rig = mc->source->clip->rig;
+    /* Encoded and decoded once each: measure_point would also decode and take every metric of
+     * core/metrics.h (between frames too), none of which the gate reads. */
+    const anim_clip *clip = mc->source->clip;
+    const codec_input in = {clip, mc->view, true};
+    codec_output enc;
+    codec_output_init(&enc);
     char msg[256] = "";
-    anim_clip *decoded = c->ops->decode(c, stream.data, stream.size, rig, msg, sizeof msg);
-    bytes_free(&stream);
-    pose_set *frames = decoded ? pose_set_from_clip(decoded) : NULL;
+    if (c->ops->encode(c, &in, p, &enc, msg, sizeof msg) != 0 || enc.bytes.failed) {
+        snprintf(err, err_size, "%s on %.200s: encoding failed: %.200s", c->name, mc->source->name,
+                 msg[0] ? msg : "out of memory");
+        codec_output_free(&enc);
+        return -1;
+    }
+    out->bytes = enc.bytes.size;
+    const anim_rig *rig = clip->rig;
+    anim_clip *decoded = c->ops->decode(c, enc.bytes.data, enc.bytes.size, rig, msg, sizeof msg);
+    codec_output_free(&enc);
+    if (decoded && decoded->frame_count != clip->frame_count) {
+        snprintf(msg, sizeof msg, "it decodes to %d frames, the clip has %d", decoded->frame_count, clip->frame_count);
+        clip_free(decoded);
+        decoded = NULL;
+    }
+    if (!decoded) {
+        snprintf(err, err_size, "%s on %.200s: its stream does not decode: %.200s", c->name, mc->source->name, msg);
+        return -1;
+    }
+    pose_set *frames = pose_set_from_clip(decoded);
     const int joints = rig->bone_count, samples = mc->original_frames->samples;
     double *d = frames ? malloc((size_t)samples * (size_t)joints * sizeof *d) : NULL;
     if (!d) {
-        snprintf(err, err_size, "%s on %.200s: %.200s", c->name, mc->source->name, decoded ? "out of memory" : msg);
+        snprintf(err, err_size, "%s on %.200s: out of memory", c->name, mc->source->name);
         pose_set_free(frames);
         clip_free(decoded);
         return -1;
