@@ -3,7 +3,7 @@
 # -O0 and clang -O3 (when clang is installed) and checks that `animbench tables`
 # prints byte-identical output with each, on one thread and on several, and
 # that `animbench run` reports identical figures (every metric, and the
-# stream's FNV-1a fingerprint) for a few codecs (shellpack's slack rows and match row of issue 23 among them), clips and an imported BVH
+# stream's FNV-1a fingerprint) for a few codecs (shellpack's slack, match and compensated rows of issue 23 among them), clips and an imported BVH
 # file, ACL's and ozz's rows included when they are built.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,7 +18,8 @@ run() {
     { ANIMBENCH_THREADS=$threads "build-det-$name/animbench" tables --no-timings
       for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
-                   shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained; do
+                   shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
+                   shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done

@@ -20,7 +20,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-bin/animbench}
 data=${ANIMBENCH_DATA:-../shared/data}
-rows=${ROWS:-shellpack,shellpack-trained}
+rows=${ROWS:-shellpack,shellpack-trained,shellpack-comp-trained}
 jobs=${JOBS:-2}
 sets=${SETS:-study,captures,bandai}
 out=${OUT:-results/seed_gate} # the base of both files written

@@ -26,7 +26,7 @@
 #include "codecs/codec.h"
 #include "codecs/entropy/range_coder.h"
 
-#define SHELLPACK_MATCH_SOURCES_MAX 2
+#define SHELLPACK_MATCH_SOURCES_MAX 4
 
 typedef struct shellpack_match_config {
     const char *sources[SHELLPACK_MATCH_SOURCES_MAX]; /* rows of the registry whose plans it codes */

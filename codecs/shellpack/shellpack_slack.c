@@ -34,6 +34,7 @@
 #include "codecs/shellpack/shellpack_costs.h"
 #include "codecs/shellpack/shellpack_encoder.h"
 #include "codecs/shellpack/shellpack_exchange.h"
+#include "codecs/shellpack/shellpack_comp.h"
 #include "codecs/shellpack/shellpack_slack.h"
 
 
@@ -366,6 +367,8 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     int rc = spe_init(&e, in->clip, &cfg->base, target_mm, err, err_size);
     if (rc == 0)
         rc = spe_plan_closed_loop(&e, err, err_size);
+    if (rc == 0 && cfg->compensate)
+        rc = spe_compensate(&e, err, err_size);
     if (rc == 0)
         rc = spe_exchange_steps(&e, cfg->exchange, err, err_size);
     if (rc == 0 && cfg->base.keys)

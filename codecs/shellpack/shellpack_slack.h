@@ -14,6 +14,8 @@ typedef struct shellpack_slack_config {
     bool trellis;          /* a curve's values chosen together (Viterbi; radius <= 3) instead of one by one */
     int exchange;          /* before keys and slack, steps exchanged along the hierarchy, offers of `exchange`
                             * grid indices down to exchange / 8 (shellpack_exchange.h; 0: none) */
+    bool compensate;       /* after the closed loop's plan, rotations quantised against the decoded parent and
+                            * steps chosen again that way (shellpack_comp.h), before the exchange */
 } shellpack_slack_config;
 
 extern const codec_ops SHELLPACK_SLACK_OPS;

@@ -1,0 +1,514 @@
+/* shellpack-comp: shellpack's closed loop with error feedback down the hierarchy (issue 23).
+ *
+ * Why.  shellpack quantises each joint's local rotation as the original has it, so a joint's
+ * decoded world rotation carries its own rounding error and every ancestor's: an error at the hips
+ * turns the whole body, and the lever-arm model and the closed loop give the hips a step in
+ * proportion to 1 / (the farthest shell vertex below them, about a metre).  Here a joint's rotation
+ * is quantised from its parent's decoded world rotation W'p instead: the value coded is the log map
+ * of W'p^-1 Wo (Wo the original world rotation), so the decoded world rotation is the original's
+ * up to the joint's own rounding, and an ancestor's error only moves the subtree by its own bone
+ * (the joints below keep their directions).  The decoder is shellpack's, unchanged: it cannot tell.
+ * What it costs is that a child's curve carries its parent's rounding noise; what it buys is that
+ * the closed loop can then give every ancestor a coarser step.
+ *
+ * How.  shellpack's closed loop plans first (folds, lever-model level, rounds of coarsening).  Then
+ * every animated rotation with a parent is quantised again, joints parents first, against the
+ * decoded parent (a plan that misses the target this way has its steps refined, 4 grid points at a
+ * time, up to 8 times, or is left as shellpack's); then folds and rounds of coarsening as
+ * shellpack's (leaves first, d = 32, 16, ..., 1 grid points, until a round changes nothing), where a
+ * trial of a rotation quantises its whole subtree again at every frame the joint's decoded rotation
+ * changes and checks every joint of it there.  The sign of each target quaternion is chosen next to
+ * the original's local rotation at that frame, so a curve stays continuous.  Keys (shellpack-comp)
+ * and predictors follow as shellpack's, with the closed loop's own check; the stream is written,
+ * decoded by shellpack's decoder alone and measured with the harness's shell metric.
+ *
+ * Its own file, with its own copies of the closed loop's forward kinematics and shell distance
+ * (shellpack_loop.c's are static), so that every other shellpack row keeps its cache key. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/error_shell.h"
+#include "core/quat.h"
+#include "codecs/shellpack/shellpack_comp.h"
+
+typedef struct comp_loop {
+    sp_encoder *e;
+    double *ref; /* [bone][frame][4]: the original local rotation, sign continuous from frame to frame */
+} comp_loop;
+
+static const double *ref_at(const comp_loop *L, int b, int f)
+{
+    return L->ref + ((size_t)b * L->e->n + f) * 4;
+}
+
+/* As shellpack_loop.c: a joint's world (7) from its parent's (NULL: a root), the parent's scale and its local pose. */
+static void child_world(const double *parent_world, const double *parent_scale, const double *local, double *w)
+{
+    if (!parent_world) {
+        memcpy(w, local, 7 * sizeof *w);
+        return;
+    }
+    const double scaled[3] = {local[0] * parent_scale[0], local[1] * parent_scale[1], local[2] * parent_scale[2]};
+    double off[3];
+    quat_rotate(parent_world + 3, scaled, off);
+    for (int i = 0; i < 3; i++)
+        w[i] = parent_world[i] + off[i];
+    quat_mul(parent_world + 3, local + 3, w + 3);
+}
+
+/* As shellpack_loop.c: the squared shell distance of joint b at frame f, world w and local scale. */
+static double shell_error2(const sp_encoder *e, int f, int b, const double *w, const double *scale)
+{
+    const double *ov = e->vtx + ((size_t)f * e->nb + b) * 9;
+    const double x = w[3], y = w[4], z = w[5], s = w[6];
+    const double col[3][3] = {{1 - 2 * (y * y + z * z), 2 * (x * y + s * z), 2 * (x * z - s * y)},
+                              {2 * (x * y - s * z), 1 - 2 * (x * x + z * z), 2 * (y * z + s * x)},
+                              {2 * (x * z + s * y), 2 * (y * z - s * x), 1 - 2 * (x * x + y * y)}};
+    double worst = 0;
+    for (int a = 0; a < 3; a++) {
+        const double d = e->shell * scale[a];
+        const double dx = w[0] + d * col[a][0] - ov[a * 3], dy = w[1] + d * col[a][1] - ov[a * 3 + 1],
+                     dz = w[2] + d * col[a][2] - ov[a * 3 + 2];
+        const double d2 = dx * dx + dy * dy + dz * dz;
+        worst = d2 > worst ? d2 : worst;
+    }
+    return worst;
+}
+
+static void gather_err(sp_encoder *e, int f, int b)
+{
+    double m = *err_at(e, f, b);
+    for (int i = 0; i < e->child_len[b]; i++) {
+        const double c = *err_sub_at(e, f, e->children[e->child_start[b] + i]);
+        m = c > m ? c : m;
+    }
+    *err_sub_at(e, f, b) = m;
+}
+
+/* The log map of q, as shellpack_loop.c turns the original rotations into values. */
+static void log_map(const double q[4], double v[3])
+{
+    const double s = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2]);
+    const double k = s > 1e-300 ? 2 * atan2(s, q[3]) / s : 2 / q[3];
+    for (int i = 0; i < 3; i++)
+        v[i] = q[i] * k;
+}
+
+/* Joint d's rotation at frame f quantised against its parent's decoded world rotation pw: the target
+ * value (v), its integers (k) and the rotation they decode to (q, as shellpack's decoder has it).
+ * False when a value is too large for 31-bit integers. */
+static bool target_rotation(const comp_loop *L, int d, int f, const double pw[4], double v[3], int32_t k[3],
+                            double q[4])
+{
+    const sp_encoder *e = L->e;
+    const double *wo = pose_set_rot(e->orig, f, d), *r = ref_at(L, d, f);
+    const double inv[4] = {-pw[0], -pw[1], -pw[2], pw[3]};
+    double t[4];
+    quat_mul(inv, wo, t);
+    if (t[0] * r[0] + t[1] * r[1] + t[2] * r[2] + t[3] * r[3] < 0)
+        for (int i = 0; i < 4; i++)
+            t[i] = -t[i];
+    log_map(t, v);
+    const sp_track *tr = sp_track_at(&e->plan, d, SP_ROT);
+    double back[3];
+    for (int c = 0; c < 3; c++) {
+        const double step = sp_step(tr->step_index[c]);
+        const double x = nearbyint(v[c] / step);
+        if (!(fabs(x) < 1073741824.0))
+            return false;
+        k[c] = (int32_t)x;
+        back[c] = (double)k[c] * step; /* sp_track_values' value of a kept frame */
+    }
+    sp_to_rotation(&e->plan, back, q);
+    return true;
+}
+
+static bool compensated(const sp_encoder *e, int d)
+{
+    return e->rig->parents[d] >= 0 && sp_track_at(&e->plan, d, SP_ROT)->mode == SP_ANIM;
+}
+
+/* Every joint's decoded state, rotations with a parent quantised against it (plan and values
+ * updated); whether the clip meets the target. */
+static bool rebuild(comp_loop *L)
+{
+    sp_encoder *e = L->e;
+    bool ok = true;
+    for (int b = 0; b < e->nb; b++) {
+        const int p = e->rig->parents[b];
+        if (compensated(e, b))
+            for (int f = 0; f < e->n; f++) {
+                double v[3], q[4];
+                int32_t k[3] = {0, 0, 0};
+                ok &= target_rotation(L, b, f, world_at(e, f, p) + 3, v, k, q);
+                for (int c = 0; c < 3; c++) {
+                    val_at(e, b, SP_ROT, c)[f] = v[c];
+                    sp_curve(&e->plan, b, SP_ROT, c)[f] = k[c];
+                }
+            }
+        sp_decode_local(&e->plan, e->rig, b, 0, e->n - 1, e->cand);
+        for (int f = 0; f < e->n; f++) {
+            double *l = loc_at(e, f, b);
+            memcpy(l, e->cand + (size_t)f * POSE_STRIDE, POSE_STRIDE * sizeof *l);
+            child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, l, world_at(e, f, b));
+            const double e2 = shell_error2(e, f, b, world_at(e, f, b), l + 7);
+            *err_at(e, f, b) = sqrt(e2);
+            ok &= e2 <= e->target2;
+        }
+    }
+    for (int f = 0; f < e->n; f++)
+        for (int b = e->nb - 1; b >= 0; b--)
+            gather_err(e, f, b);
+    return ok;
+}
+
+/* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
+ * within the target, every compensated joint below it quantised again at each frame j changes. */
+static bool within(comp_loop *L, int j, const double *cand)
+{
+    sp_encoder *e = L->e;
+    const int p = e->rig->parents[j];
+    for (int f = 0; f < e->n; f++) {
+        const double *lj = cand + (size_t)f * POSE_STRIDE;
+        if (memcmp(lj, loc_at(e, f, j), POSE_STRIDE * sizeof *lj) == 0)
+            continue; /* nothing below it changes either: each joint is quantised against its decoded parent */
+        double *wj = e->tmp + (size_t)j * 7;
+        child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
+        if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
+            return false;
+        for (int i = 1; i < e->sub_len[j]; i++) {
+            const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
+            double ld[POSE_STRIDE];
+            memcpy(ld, loc_at(e, f, d), sizeof ld);
+            if (compensated(e, d)) {
+                double v[3];
+                int32_t k[3];
+                if (!target_rotation(L, d, f, e->tmp + (size_t)pd * 7 + 3, v, k, ld + 3))
+                    return false;
+            }
+            const double *pscale = pd == j ? lj + 7 : loc_at(e, f, pd) + 7;
+            double *wd = e->tmp + (size_t)d * 7;
+            child_world(e->tmp + (size_t)pd * 7, pscale, ld, wd);
+            if (!(shell_error2(e, f, d, wd, ld + 7) <= e->target2))
+                return false;
+        }
+    }
+    return true;
+}
+
+/* Makes the candidate joint j's decoded state, its compensated subtree quantised again (within's terms). */
+static void commit(comp_loop *L, int j, const double *cand)
+{
+    sp_encoder *e = L->e;
+    const int p = e->rig->parents[j];
+    for (int f = 0; f < e->n; f++) {
+        const double *lj = cand + (size_t)f * POSE_STRIDE;
+        if (memcmp(lj, loc_at(e, f, j), POSE_STRIDE * sizeof *lj) == 0)
+            continue;
+        memcpy(loc_at(e, f, j), lj, POSE_STRIDE * sizeof *lj);
+        for (int i = 0; i < e->sub_len[j]; i++) {
+            const int d = e->sub[e->sub_start[j] + i], pd = d == j ? p : e->rig->parents[d];
+            double *ld = loc_at(e, f, d);
+            if (d != j && compensated(e, d)) {
+                double v[3];
+                int32_t k[3];
+                target_rotation(L, d, f, world_at(e, f, pd) + 3, v, k, ld + 3);
+                for (int c = 0; c < 3; c++) {
+                    val_at(e, d, SP_ROT, c)[f] = v[c];
+                    sp_curve(&e->plan, d, SP_ROT, c)[f] = k[c];
+                }
+            }
+            child_world(pd < 0 ? NULL : world_at(e, f, pd), pd < 0 ? NULL : loc_at(e, f, pd) + 7, ld, world_at(e, f, d));
+            *err_at(e, f, d) = sqrt(shell_error2(e, f, d, world_at(e, f, d), ld + 7));
+        }
+        for (int i = e->sub_len[j] - 1; i >= 0; i--)
+            gather_err(e, f, e->sub[e->sub_start[j] + i]);
+        for (int a = p; a >= 0; a = e->rig->parents[a])
+            gather_err(e, f, a);
+    }
+}
+
+/* Tries a change of joint b's sub-track `type` already made in the plan: kept when the subtree stays
+ * within.  A translation or scale does not turn anything, so nothing below is quantised again and
+ * shellpack's own check applies. */
+static bool try_change(comp_loop *L, int b, int type)
+{
+    sp_encoder *e = L->e;
+    for (int f = 0; f < e->n; f++)
+        memcpy(e->cand + (size_t)f * POSE_STRIDE, loc_at(e, f, b), POSE_STRIDE * sizeof(double));
+    sp_decode_track(&e->plan, e->rig, b, type, 0, e->n - 1, e->cand);
+    if (type != SP_ROT) {
+        if (!spe_within(e, b, 0, e->n - 1, e->cand))
+            return false;
+        spe_commit(e, b, 0, e->n - 1, e->cand);
+        return true;
+    }
+    if (!within(L, b, e->cand))
+        return false;
+    commit(L, b, e->cand);
+    return true;
+}
+
+static bool try_fold(comp_loop *L, int b, int type, int mode)
+{
+    sp_track *t = sp_track_at(&L->e->plan, b, type);
+    const sp_track saved = *t;
+    t->mode = (uint8_t)mode;
+    if (mode == SP_CONST)
+        spe_midrange(L->e, b, type, t->constant);
+    if (try_change(L, b, type))
+        return true;
+    *t = saved;
+    return false;
+}
+
+static bool try_step(comp_loop *L, int b, int type, int c, int index)
+{
+    sp_encoder *e = L->e;
+    sp_track *t = sp_track_at(&e->plan, b, type);
+    if (index < 0)
+        return false;
+    const uint16_t saved = t->step_index[c];
+    t->step_index[c] = (uint16_t)index;
+    if (spe_quantise_comp(e, b, type, c) && try_change(L, b, type))
+        return true;
+    t->step_index[c] = saved;
+    spe_quantise_comp(e, b, type, c);
+    return false;
+}
+
+/* shellpack's folds and rounds (shellpack_steps.c), each trial in compensated terms. */
+static void coarsen(comp_loop *L)
+{
+    sp_encoder *e = L->e;
+    for (int b = e->nb - 1; b >= 0; b--)
+        for (int type = 0; type < SP_TYPES; type++)
+            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM && !try_fold(L, b, type, SP_REST))
+                try_fold(L, b, type, SP_CONST);
+    for (int d = 32; d >= 1; d /= 2) {
+        bool moved = true;
+        while (moved) {
+            moved = false;
+            for (int b = e->nb - 1; b >= 0; b--)
+                for (int type = 0; type < SP_TYPES; type++) {
+                    const sp_track *t = sp_track_at(&e->plan, b, type);
+                    if (t->mode != SP_ANIM)
+                        continue;
+                    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+                        moved |= try_step(L, b, type, c, t->step_index[c] - d);
+                }
+        }
+    }
+}
+
+static bool quantise_all(sp_encoder *e)
+{
+    bool ok = true;
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++)
+            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
+                ok &= spe_quantise(e, b, type);
+    return ok;
+}
+
+/* The lever model's steps (shellpack_steps.c) at level g, error target * 2^(-g/16), every sub-track
+ * quantised (compensated) and decoded; whether the clip meets the target. */
+static bool set_level(comp_loop *L, int g)
+{
+    sp_encoder *e = L->e;
+    const double error = e->target * exp2(-g / 16.0);
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            sp_track *t = sp_track_at(&e->plan, b, type);
+            if (t->mode != SP_ANIM)
+                continue;
+            const double idx = ceil(-16 * log2(error / (e->lever[b * SP_TYPES + type] * (sqrt(3.0) / 2))));
+            for (int c = 0; c < SP_MAX_COMPS; c++)
+                t->step_index[c] = (uint16_t)(idx < 0 ? 0 : idx > SP_STEP_INDEX_MAX ? SP_STEP_INDEX_MAX : idx);
+        }
+    return quantise_all(e) && rebuild(L);
+}
+
+int spe_compensate(sp_encoder *e, char *err, size_t err_size)
+{
+    if (e->plan.rot_comps != 3)
+        return 0;
+    const size_t tracks = (size_t)e->nb * SP_TYPES;
+    comp_loop L = {e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double))};
+    sp_track *saved = malloc(tracks * sizeof *saved);
+    if (!L.ref || !saved) {
+        free(L.ref);
+        free(saved);
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    for (int b = 0; b < e->nb; b++) { /* the sign continuity of shellpack_loop.c's original rotations */
+        const double *rot = clip_rot_track(e->clip, b);
+        double prev[4] = {0, 0, 0, 1};
+        for (int f = 0; f < e->n; f++) {
+            double *q = L.ref + ((size_t)b * e->n + f) * 4;
+            const double len = sqrt(rot[f * 4] * rot[f * 4] + rot[f * 4 + 1] * rot[f * 4 + 1] +
+                                    rot[f * 4 + 2] * rot[f * 4 + 2] + rot[f * 4 + 3] * rot[f * 4 + 3]);
+            for (int i = 0; i < 4; i++)
+                q[i] = len > 0 ? rot[f * 4 + i] / len : i == 3;
+            if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0)
+                for (int i = 0; i < 4; i++)
+                    q[i] = -q[i];
+            memcpy(prev, q, sizeof prev);
+        }
+    }
+    memcpy(saved, e->plan.tracks, tracks * sizeof *saved);
+    /* the coarsest level of the lever model whose compensated plan meets the target, as shellpack's
+     * search: levels 32 apart, then bisection */
+    int lo = -1, hi = 0;
+    bool ok = false;
+    for (; hi <= 640 && !(ok = set_level(&L, hi)); hi += 32)
+        lo = hi;
+    while (ok && hi - lo > 1) {
+        const int mid = lo + (hi - lo) / 2;
+        if (set_level(&L, mid))
+            hi = mid;
+        else
+            lo = mid;
+    }
+    ok = ok && set_level(&L, hi);
+    if (ok)
+        coarsen(&L);
+    else { /* shellpack's plan as it was, from the original values */
+        memcpy(e->plan.tracks, saved, tracks * sizeof *saved);
+        for (int b = 0; b < e->nb; b++)
+            for (int f = 0; f < e->n; f++) {
+                double v[3];
+                log_map(ref_at(&L, b, f), v);
+                for (int c = 0; c < 3; c++)
+                    val_at(e, b, SP_ROT, c)[f] = v[c];
+            }
+        quantise_all(e);
+        spe_rebuild(e);
+    }
+    free(L.ref);
+    free(saved);
+    return 0;
+}
+
+/* The largest shell distance of a decoded clip against the original, in metres, and where; -1 when
+ * out of memory. */
+static int decoded_error(const sp_encoder *e, const anim_clip *decoded, double *worst, int *joint, int *frame)
+{
+    pose_set *d = pose_set_from_clip(decoded);
+    double *dist = d ? malloc((size_t)e->n * e->nb * sizeof *dist) : NULL;
+    if (dist) {
+        shell_distance_m(e->orig, d, e->shell, dist);
+        *worst = -1;
+        for (size_t i = 0; i < (size_t)e->n * e->nb; i++)
+            if (dist[i] > *worst) {
+                *worst = dist[i];
+                *joint = (int)(i % (size_t)e->nb);
+                *frame = (int)(i / (size_t)e->nb);
+            }
+    }
+    free(dist);
+    pose_set_free(d);
+    return dist ? 0 : -1;
+}
+
+static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
+                  size_t err_size)
+{
+    const shellpack_comp_config *cfg = c->config;
+    const double target_mm = codec_param_get(c, p, 0);
+    if (!(target_mm > 0) || !isfinite(target_mm)) {
+        snprintf(err, err_size, "%s: a target of %g mm cannot be met by quantised values; give one above 0", c->name,
+                 target_mm);
+        return -1;
+    }
+    sp_encoder e;
+    int rc = spe_init(&e, in->clip, &cfg->base, target_mm, err, err_size);
+    if (rc == 0)
+        rc = spe_plan_closed_loop(&e, err, err_size);
+    if (rc == 0)
+        rc = spe_compensate(&e, err, err_size);
+    if (rc == 0 && cfg->base.keys)
+        spe_choose_keys(&e);
+    const sp_header h = {0, in->clip->fps, (float)target_mm, (float)(e.shell * 1000)};
+    for (int attempt = 0; rc == 0; attempt++) {
+        spe_choose_predictors(&e);
+        out->bytes.size = 0;
+        if ((rc = sp_write(&e.plan, &h, e.rig, &out->bytes, out->parts, &out->part_count, err, err_size)) != 0)
+            break;
+        /* the contract, on the stream decoded by shellpack's decoder alone */
+        anim_clip *decoded = SHELLPACK_OPS.decode(c, out->bytes.data, out->bytes.size, e.rig, err, err_size);
+        double worst = 0;
+        int joint = 0, frame = 0;
+        if (!decoded || decoded_error(&e, decoded, &worst, &joint, &frame) != 0) {
+            if (decoded)
+                snprintf(err, err_size, "out of memory");
+            clip_free(decoded);
+            rc = -1;
+            break;
+        }
+        clip_free(decoded);
+        if (worst <= target_mm / 1000) {
+            out->has_reported_error = true;
+            out->reported_error_mm = worst * 1000;
+            out->reported_joint = joint;
+            out->reported_frame = frame;
+            break;
+        }
+        if (attempt == 8) {
+            snprintf(err, err_size,
+                     "%s: the decoded stream misses its %g mm target (%.6g mm at joint %d, frame %d) after 8 "
+                     "refinements; no stream written",
+                     c->name, target_mm, worst * 1000, joint, frame);
+            rc = -1;
+            break;
+        }
+        /* the metric's rounding against the closed loop's: every step finer (the values as they are) */
+        for (int b = 0; b < e.nb; b++)
+            for (int type = 0; type < SP_TYPES; type++) {
+                sp_track *t = sp_track_at(&e.plan, b, type);
+                if (t->mode == SP_ANIM) {
+                    spe_refine_steps(t, 4);
+                    spe_quantise(&e, b, type);
+                }
+            }
+    }
+    if (rc == 0) {
+        out->keys = 0;
+        out->key_time_bytes = 0;
+        for (int b = 0; b < e.nb; b++)
+            for (int type = 0; type < SP_TYPES; type++)
+                if (sp_track_at(&e.plan, b, type)->mode == SP_ANIM)
+                    for (int f = 0; f < e.n; f++)
+                        out->keys += sp_kept(&e.plan, b)[f] * sp_comps(&e.plan, type);
+        for (int i = 0; i < out->part_count; i++)
+            if (strcmp(out->parts[i].name, "key masks") == 0)
+                out->key_time_bytes = out->parts[i].bytes;
+    }
+    spe_free(&e);
+    return rc;
+}
+
+/* Decoding and sampling are shellpack's: the stream is its format. */
+static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                         size_t err_size)
+{
+    return SHELLPACK_OPS.decode(c, bytes, size, rig, err, err_size);
+}
+static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
+                                     char *err, size_t err_size)
+{
+    return SHELLPACK_OPS.sampler_create(c, bytes, size, rig, err, err_size);
+}
+static void sample(codec_sampler *s, double t, double *pose)
+{
+    SHELLPACK_OPS.sample(s, t, pose);
+}
+static void sampler_free(codec_sampler *s)
+{
+    SHELLPACK_OPS.sampler_free(s);
+}
+
+const codec_ops SHELLPACK_COMP_OPS = {encode, decode, sampler_create, sample, sampler_free};

@@ -1,0 +1,209 @@
+/* shellpack with error feedback down the hierarchy (issue 23, codecs/shellpack/shellpack_comp.c):
+ * the contract on decoded clips (the long chain built to break a tolerance per channel included),
+ * the stream is shellpack's own format (its decoder alone reads it to the same clip), after the
+ * compensated closed loop every compensated joint's integers are its target against its parent as
+ * decoded (recomputed here from a rebuild of the plan, with this file's own log map), the state is
+ * what the plan decodes to, ancestors got coarser steps and the bytes went down, and the encoder
+ * is deterministic.  Truncated and flipped streams: test_shellpack.c's test_hostile_streams, which
+ * takes these rows too. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/shellpack/shellpack.h"
+#include "codecs/shellpack/shellpack_comp.h"
+#include "codecs/shellpack/shellpack_encoder.h"
+#include "core/quat.h"
+#include "harness/measure/measure.h"
+#include "row_encode.h"
+
+/* twenty bones in one chain, 240 frames of random motion at every joint (test_shellpack.c's) */
+#define CHAIN "random:bones=20,frames=240,branching=1,depth=24,seed=4"
+
+static const char *const ROWS[] = {"shellpack-comp", "shellpack-comp-allkeys", "shellpack-comp-trellis",
+                                   "shellpack-comp-trained", "shellpack-ra-comp"};
+#define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
+
+static void test_contract_on_decoded_clips(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {CHAIN, "walk", "jump", "mocap", "random:bones=40,frames=120,seed=3"};
+    assert_contract_on_decoded_clips(CLIPS, sizeof CLIPS / sizeof *CLIPS, ROWS, ROW_COUNT);
+}
+
+/* shellpack's decoder (shellpack-ra's for the random-access row), which knows nothing of the
+ * compensation, decodes each stream to the clip the row's own decoder does. */
+static void test_the_stream_is_shellpacks(void **state)
+{
+    (void)state;
+    static const char *const PAIRS[][2] = {{"shellpack-comp", "shellpack"},
+                                           {"shellpack-comp-allkeys", "shellpack"},
+                                           {"shellpack-comp-trellis", "shellpack"},
+                                           {"shellpack-ra-comp", "shellpack-ra"}};
+    measured_clip *m = row_measured_clip(row_source("walk", 1));
+    const anim_rig *rig = m->source->clip->rig;
+    for (size_t i = 0; i < sizeof PAIRS / sizeof *PAIRS; i++) {
+        const codec *row = codec_find(PAIRS[i][0]), *plain = codec_find(PAIRS[i][1]);
+        assert_non_null(row);
+        assert_non_null(plain);
+        codec_output out = encode_row(m, PAIRS[i][0], 0.1);
+        char err[256];
+        anim_clip *a = row->ops->decode(row, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        anim_clip *b = plain->ops->decode(plain, out.bytes.data, out.bytes.size, rig, err, sizeof err);
+        if (!a || !b)
+            fail_msg("%s's stream: %s", PAIRS[i][0], err);
+        assert_int_equal(a->frame_count, b->frame_count);
+        for (int bone = 0; bone < rig->bone_count; bone++) {
+            assert_memory_equal(clip_rot_track(a, bone), clip_rot_track(b, bone), (size_t)a->frame_count * 4 * sizeof(double));
+            for (int axis = 0; axis < 3; axis++)
+                assert_memory_equal(clip_pos_channel(a, bone, axis), clip_pos_channel(b, bone, axis),
+                                    (size_t)a->frame_count * sizeof(double));
+        }
+        clip_free(a);
+        clip_free(b);
+        codec_output_free(&out);
+    }
+    measured_clip_free(m);
+}
+
+/* The original local rotation of joint b at frame f, unit, sign chosen next to frame f - 1's. */
+static void original_local(const anim_clip *c, int b, int f, double prev[4], double q[4])
+{
+    const double *r = clip_rot_track(c, b) + f * 4;
+    const double len = sqrt(r[0] * r[0] + r[1] * r[1] + r[2] * r[2] + r[3] * r[3]);
+    for (int i = 0; i < 4; i++)
+        q[i] = r[i] / len;
+    if (q[0] * prev[0] + q[1] * prev[1] + q[2] * prev[2] + q[3] * prev[3] < 0)
+        for (int i = 0; i < 4; i++)
+            q[i] = -q[i];
+    memcpy(prev, q, 4 * sizeof *q);
+}
+
+/* After spe_compensate on the walk, the chain and a branching rig at 0.1 and 1 mm: the closed loop's
+ * state is what the plan decodes to (world transforms and errors equal a rebuild), every joint is
+ * within the target; every animated rotation of a joint with a parent holds, at every frame, the
+ * integers of its parent's decoded world rotation^-1 x the original world rotation, rounded at its
+ * steps (this file's own arithmetic); the first joint with an animated rotation (the ancestor of the
+ * others) has a coarser rotation step than in shellpack's plan (the point of the feedback); and on
+ * the chain and the branching rig shellpack-comp-allkeys takes fewer bytes than shellpack-allkeys.
+ * Not on the study's walk (printed): a smooth generated curve has no noise of its own, so the
+ * parent's rounding that a child's curve now carries costs more than the coarser steps save
+ * (1 mm: 744 bytes against 709 when this was written); capture data is the case it is for. */
+static void test_feedback_down_the_hierarchy(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
+    static const double TARGETS[] = {0.1, 1};
+    const codec *row = codec_find("shellpack-comp-allkeys");
+    assert_non_null(row);
+    const shellpack_comp_config *cfg = row->config;
+    for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
+        for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
+            clip_source *s = row_source(CLIPS[i], 1);
+            const anim_clip *clip = s->clip;
+            sp_encoder e;
+            char err[256];
+            if (spe_init(&e, clip, &cfg->base, TARGETS[k], err, sizeof err) != 0 ||
+                spe_plan_closed_loop(&e, err, sizeof err) != 0)
+                fail_msg("%s: %s", CLIPS[i], err);
+            sp_track *plain = malloc((size_t)e.nb * SP_TYPES * sizeof *plain);
+            assert_non_null(plain);
+            memcpy(plain, e.plan.tracks, (size_t)e.nb * SP_TYPES * sizeof *plain);
+            assert_int_equal(spe_compensate(&e, err, sizeof err), 0);
+            const size_t samples = (size_t)e.n * e.nb;
+            double *world = malloc(samples * 7 * sizeof *world), *err_sub = malloc(samples * sizeof *err_sub);
+            assert_non_null(world);
+            assert_non_null(err_sub);
+            memcpy(world, e.world, samples * 7 * sizeof *world);
+            memcpy(err_sub, e.err_sub, samples * sizeof *err_sub);
+            assert_true(spe_rebuild(&e));
+            assert_memory_equal(world, e.world, samples * 7 * sizeof *world);
+            assert_memory_equal(err_sub, e.err_sub, samples * sizeof *err_sub);
+            long checked = 0;
+            for (int b = 0; b < e.nb; b++) {
+                const int p = clip->rig->parents[b];
+                const sp_track *t = sp_track_at(&e.plan, b, SP_ROT);
+                if (p < 0 || t->mode != SP_ANIM)
+                    continue;
+                double prev[4] = {0, 0, 0, 1};
+                for (int f = 0; f < e.n; f++) {
+                    double ref[4], wo[4], t4[4];
+                    original_local(clip, b, f, prev, ref);
+                    const double *pw = world_at(&e, f, p) + 3, *ow = pose_set_rot(e.orig, f, b);
+                    memcpy(wo, ow, sizeof wo);
+                    const double inv[4] = {-pw[0], -pw[1], -pw[2], pw[3]};
+                    quat_mul(inv, wo, t4);
+                    if (t4[0] * ref[0] + t4[1] * ref[1] + t4[2] * ref[2] + t4[3] * ref[3] < 0)
+                        for (int c = 0; c < 4; c++)
+                            t4[c] = -t4[c];
+                    const double sn = sqrt(t4[0] * t4[0] + t4[1] * t4[1] + t4[2] * t4[2]);
+                    for (int c = 0; c < 3; c++) {
+                        const double v = t4[c] * 2 * atan2(sn, t4[3]) / sn;
+                        assert_int_equal(sp_curve(&e.plan, b, SP_ROT, c)[f],
+                                         (int32_t)nearbyint(v / sp_step(t->step_index[c])));
+                        checked++;
+                    }
+                }
+            }
+            /* the first joint in rig order (an ancestor of the rest) with an animated rotation in both plans */
+            int coarser = 0, first = -1;
+            for (int b = 0; b < e.nb && first < 0; b++)
+                if (sp_track_at(&e.plan, b, SP_ROT)->mode == SP_ANIM && plain[b * SP_TYPES + SP_ROT].mode == SP_ANIM)
+                    first = b;
+            assert_true(first >= 0);
+            for (int c = 0; c < 3; c++)
+                coarser += sp_track_at(&e.plan, first, SP_ROT)->step_index[c] < plain[first * SP_TYPES + SP_ROT].step_index[c];
+            print_message("  %s at %g mm: %ld compensated values checked; joint %d's rotation steps %d,%d,%d "
+                          "(shellpack's %d,%d,%d)\n",
+                          CLIPS[i], TARGETS[k], checked, first, sp_track_at(&e.plan, first, SP_ROT)->step_index[0],
+                          sp_track_at(&e.plan, first, SP_ROT)->step_index[1],
+                          sp_track_at(&e.plan, first, SP_ROT)->step_index[2], plain[first * SP_TYPES + SP_ROT].step_index[0],
+                          plain[first * SP_TYPES + SP_ROT].step_index[1], plain[first * SP_TYPES + SP_ROT].step_index[2]);
+            assert_true(checked > 0);
+            assert_true(coarser > 0);
+            free(world);
+            free(err_sub);
+            free(plain);
+            spe_free(&e);
+            measured_clip *m = row_measured_clip(s);
+            codec_output a = encode_row(m, "shellpack-allkeys", TARGETS[k]),
+                         b = encode_row(m, "shellpack-comp-allkeys", TARGETS[k]);
+            print_message("    shellpack-allkeys %zu bytes, shellpack-comp-allkeys %zu\n", a.bytes.size, b.bytes.size);
+            if (strcmp(CLIPS[i], "walk") != 0) /* see the comment above */
+                assert_true(b.bytes.size < a.bytes.size);
+            codec_output_free(&a);
+            codec_output_free(&b);
+            measured_clip_free(m);
+        }
+}
+
+/* Two encodes of the same clip give the same bytes; make determinism compares builds. */
+static void test_same_bytes_twice(void **state)
+{
+    (void)state;
+    measured_clip *m = row_measured_clip(row_source(CHAIN, 0));
+    for (size_t r = 0; r < ROW_COUNT; r++) {
+        codec_output a = encode_row(m, ROWS[r], 0.1), b = encode_row(m, ROWS[r], 0.1);
+        assert_int_equal(a.bytes.size, b.bytes.size);
+        assert_memory_equal(a.bytes.data, b.bytes.data, a.bytes.size);
+        codec_output_free(&a);
+        codec_output_free(&b);
+    }
+    measured_clip_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_contract_on_decoded_clips),
+        cmocka_unit_test(test_the_stream_is_shellpacks),
+        cmocka_unit_test(test_feedback_down_the_hierarchy),
+        cmocka_unit_test(test_same_bytes_twice),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
