@@ -35,7 +35,8 @@
 
 typedef struct comp_loop {
     sp_encoder *e;
-    double *ref; /* [bone][frame][4]: the original local rotation, sign continuous from frame to frame */
+    double *ref;   /* [bone][frame][4]: the original local rotation, sign continuous from frame to frame */
+    double *lever; /* [bone]: metres a vertex moves per radian of the joint's world rotation, compensated */
 } comp_loop;
 
 static const double *ref_at(const comp_loop *L, int b, int f)
@@ -313,8 +314,9 @@ static bool quantise_all(sp_encoder *e)
     return ok;
 }
 
-/* The lever model's steps (shellpack_steps.c) at level g, error target * 2^(-g/16), every sub-track
- * quantised (compensated) and decoded; whether the clip meets the target. */
+/* The lever model's steps (shellpack_steps.c) at level g, error target * 2^(-g/16), a rotation's
+ * through its compensated lever, every sub-track quantised (compensated) and decoded; whether the
+ * clip meets the target. */
 static bool set_level(comp_loop *L, int g)
 {
     sp_encoder *e = L->e;
@@ -324,7 +326,8 @@ static bool set_level(comp_loop *L, int g)
             sp_track *t = sp_track_at(&e->plan, b, type);
             if (t->mode != SP_ANIM)
                 continue;
-            const double idx = ceil(-16 * log2(error / (e->lever[b * SP_TYPES + type] * (sqrt(3.0) / 2))));
+            const double lever = type == SP_ROT ? L->lever[b] : e->lever[b * SP_TYPES + type];
+            const double idx = ceil(-16 * log2(error / (lever * (sqrt(3.0) / 2))));
             for (int c = 0; c < SP_MAX_COMPS; c++)
                 t->step_index[c] = (uint16_t)(idx < 0 ? 0 : idx > SP_STEP_INDEX_MAX ? SP_STEP_INDEX_MAX : idx);
         }
@@ -336,10 +339,11 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
     if (e->plan.rot_comps != 3)
         return 0;
     const size_t tracks = (size_t)e->nb * SP_TYPES;
-    comp_loop L = {e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double))};
+    comp_loop L = {e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double)), malloc((size_t)e->nb * sizeof(double))};
     sp_track *saved = malloc(tracks * sizeof *saved);
-    if (!L.ref || !saved) {
+    if (!L.ref || !L.lever || !saved) {
         free(L.ref);
+        free(L.lever);
         free(saved);
         snprintf(err, err_size, "out of memory");
         return -1;
@@ -358,6 +362,27 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
                     q[i] = -q[i];
             memcpy(prev, q, sizeof prev);
         }
+    }
+    /* A joint's world rotation error now moves its own shell vertices and its children (and with them,
+     * unturned, their subtrees): the lever is the longer of the shell distance and its child offsets,
+     * through its scale, not the farthest vertex below it.  Starting the level search there instead of
+     * at shellpack's levers gave 2 % to 8 % fewer bytes on six Bandai clips at 0.1 and 1 mm (the rounds
+     * that follow are greedy, so the start matters); halfway between the two (geometrically), or 1.25
+     * and 1.5 times as far past it, were larger. */
+    for (int b = 0; b < e->nb; b++) {
+        double lever = e->shell;
+        for (int f = 0; f < e->n; f++) {
+            const double *sb = pose_set_scale(e->orig, f, b);
+            const double smax = fmax(fabs(sb[0]), fmax(fabs(sb[1]), fabs(sb[2])));
+            lever = fmax(lever, e->shell * smax);
+            for (int i = 0; i < e->child_len[b]; i++) {
+                const int d = e->children[e->child_start[b] + i];
+                const double l = hypot(hypot(clip_pos_channel(e->clip, d, 0)[f], clip_pos_channel(e->clip, d, 1)[f]),
+                                       clip_pos_channel(e->clip, d, 2)[f]);
+                lever = fmax(lever, l * smax);
+            }
+        }
+        L.lever[b] = lever;
     }
     memcpy(saved, e->plan.tracks, tracks * sizeof *saved);
     /* the coarsest level of the lever model whose compensated plan meets the target, as shellpack's
@@ -389,6 +414,7 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
         spe_rebuild(e);
     }
     free(L.ref);
+    free(L.lever);
     free(saved);
     return 0;
 }
