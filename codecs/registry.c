@@ -42,10 +42,10 @@ extern const codec_ops EVERY_NTH_OPS;
     (&(const shellpack_slack_config){{false, false, keys, true, false, random_access}, radius, passes, trellis, exchange, false})
 #define MATCH_SOURCES SLACK_SOURCES " shellpack_match.c shellpack_match.h match_model.c match_model.h"
 #define TRAINED_SOURCES MATCH_SOURCES " shellpack_priors.c shellpack_priors.h"
-#define COMP_SOURCES SHELLPACK_SOURCES " shellpack_comp.c shellpack_comp.h"
-#define COMP(keys) (&(const shellpack_comp_config){{false, false, keys, true, false, false}})
-#define SLACK_COMP(random_access)                                                                              \
-    (&(const shellpack_slack_config){{false, false, false, true, false, random_access}, 2, 8, true, 0, true})
+/* shellpack-comp's plan (shellpack_comp.h), then keys (no slack: radius 0) or the trellis */
+#define SLACK_COMP(keys, random_access, radius, passes)                                                      \
+    (&(const shellpack_slack_config){                                                                          \
+        {false, false, keys, true, false, random_access}, radius, passes, radius > 0, 0, true})
 #define SLACK_COMP_SOURCES SLACK_SOURCES " shellpack_comp.c shellpack_comp.h"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
@@ -203,12 +203,12 @@ static const codec CODECS[] = {
     {"shellpack-comp", "issue 23: shellpack with error feedback down the hierarchy: each joint's rotation quantised "
                        "against its parent's decoded world rotation, the closed loop's steps and folds chosen again "
                        "that way (ancestors coarser), then shellpack's keys; shellpack's stream and decoder",
-     CODEC_DECODES_AHEAD, COMP(true), &SHELLPACK_COMP_OPS, 1, COMP_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK_COMP(true, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
     {"shellpack-comp-allkeys", "shellpack-comp coding every frame (the plan shellpack-comp-trained codes)",
-     CODEC_DECODES_AHEAD, COMP(false), &SHELLPACK_COMP_OPS, 1, COMP_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
     {"shellpack-comp-trellis", "shellpack-comp-allkeys's plan (every frame kept), then shellpack-trellis's slack phase "
                                "(Viterbi over offsets -2..2 grid points, 8 passes); shellpack's stream and decoder",
-     CODEC_DECODES_AHEAD, SLACK_COMP(false), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
     {"shellpack-comp-trained", "shellpack-trained with the compensated plans as well: the smallest of the streams of "
                                "shellpack-comp-trellis, shellpack-comp-allkeys, shellpack-exchange and "
                                "shellpack-allkeys, each also through the match model and from the trained states",
@@ -218,7 +218,7 @@ static const codec CODECS[] = {
      &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h", SHELL_TARGET, 1},
     {"shellpack-ra-comp", "issue 23 on shellpack-ra: shellpack-comp-trellis's plan, shellpack-ra's stream, decoder "
                           "and sampler",
-     0, SLACK_COMP(true), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
+     0, SLACK_COMP(false, true, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
      CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},

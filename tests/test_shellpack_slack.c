@@ -31,7 +31,10 @@
 
 static const char *const ROWS[] = {"shellpack-trellis", "shellpack-exchange", "shellpack-trellis-keys",
                                    "shellpack-trellis-p1", "shellpack-slack", "shellpack-ra-trellis",
-                                   "shellpack-ra-exchange", "shellpack-match", "shellpack-trained"};
+                                   "shellpack-ra-exchange", "shellpack-match", "shellpack-trained",
+                                   /* with error feedback down the hierarchy first (shellpack_comp.c) */
+                                   "shellpack-comp", "shellpack-comp-allkeys", "shellpack-comp-trellis",
+                                   "shellpack-comp-trained", "shellpack-ra-comp"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
@@ -51,7 +54,9 @@ static void test_the_stream_is_shellpacks(void **state)
     (void)state;
     static const char *const PAIRS[][2] = {{"shellpack-trellis", "shellpack"}, {"shellpack-exchange", "shellpack"},
                                            {"shellpack-slack", "shellpack-allkeys"}, {"shellpack-ra-trellis", "shellpack-ra"},
-                                           {"shellpack-ra-exchange", "shellpack-ra"}};
+                                           {"shellpack-ra-exchange", "shellpack-ra"}, {"shellpack-comp", "shellpack"},
+                                           {"shellpack-comp-allkeys", "shellpack"}, {"shellpack-comp-trellis", "shellpack"},
+                                           {"shellpack-ra-comp", "shellpack-ra"}};
     measured_clip *m = row_measured_clip(row_source("walk", 1));
     const anim_rig *rig = m->source->clip->rig;
     for (size_t i = 0; i < sizeof PAIRS / sizeof *PAIRS; i++) {

@@ -19,8 +19,9 @@
  * trial of a rotation quantises its whole subtree again at every frame the joint's decoded rotation
  * changes and checks every joint of it there.  The sign of each target quaternion is chosen next to
  * the original's local rotation at that frame, so a curve stays continuous.  Keys (shellpack-comp)
- * and predictors follow as shellpack's, with the closed loop's own check; the stream is written,
- * decoded by shellpack's decoder alone and measured with the harness's shell metric.
+ * and predictors follow as shellpack's, with the closed loop's own check, then the slack phase where
+ * a row asks for it: the rows are the slack encoder's (shellpack_slack.c, `compensate`), which writes
+ * the stream, decodes it with shellpack's decoder alone and measures it with the harness's metric.
  *
  * Its own file, with its own copies of the closed loop's forward kinematics and shell distance
  * (shellpack_loop.c's are static), so that every other shellpack row keeps its cache key. */
@@ -29,7 +30,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/error_shell.h"
 #include "core/quat.h"
 #include "codecs/shellpack/shellpack_comp.h"
 
@@ -418,123 +418,3 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
     free(saved);
     return 0;
 }
-
-/* The largest shell distance of a decoded clip against the original, in metres, and where; -1 when
- * out of memory. */
-static int decoded_error(const sp_encoder *e, const anim_clip *decoded, double *worst, int *joint, int *frame)
-{
-    pose_set *d = pose_set_from_clip(decoded);
-    double *dist = d ? malloc((size_t)e->n * e->nb * sizeof *dist) : NULL;
-    if (dist) {
-        shell_distance_m(e->orig, d, e->shell, dist);
-        *worst = -1;
-        for (size_t i = 0; i < (size_t)e->n * e->nb; i++)
-            if (dist[i] > *worst) {
-                *worst = dist[i];
-                *joint = (int)(i % (size_t)e->nb);
-                *frame = (int)(i / (size_t)e->nb);
-            }
-    }
-    free(dist);
-    pose_set_free(d);
-    return dist ? 0 : -1;
-}
-
-static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
-                  size_t err_size)
-{
-    const shellpack_comp_config *cfg = c->config;
-    const double target_mm = codec_param_get(c, p, 0);
-    if (!(target_mm > 0) || !isfinite(target_mm)) {
-        snprintf(err, err_size, "%s: a target of %g mm cannot be met by quantised values; give one above 0", c->name,
-                 target_mm);
-        return -1;
-    }
-    sp_encoder e;
-    int rc = spe_init(&e, in->clip, &cfg->base, target_mm, err, err_size);
-    if (rc == 0)
-        rc = spe_plan_closed_loop(&e, err, err_size);
-    if (rc == 0)
-        rc = spe_compensate(&e, err, err_size);
-    if (rc == 0 && cfg->base.keys)
-        spe_choose_keys(&e);
-    const sp_header h = {0, in->clip->fps, (float)target_mm, (float)(e.shell * 1000)};
-    for (int attempt = 0; rc == 0; attempt++) {
-        spe_choose_predictors(&e);
-        out->bytes.size = 0;
-        if ((rc = sp_write(&e.plan, &h, e.rig, &out->bytes, out->parts, &out->part_count, err, err_size)) != 0)
-            break;
-        /* the contract, on the stream decoded by shellpack's decoder alone */
-        anim_clip *decoded = SHELLPACK_OPS.decode(c, out->bytes.data, out->bytes.size, e.rig, err, err_size);
-        double worst = 0;
-        int joint = 0, frame = 0;
-        if (!decoded || decoded_error(&e, decoded, &worst, &joint, &frame) != 0) {
-            if (decoded)
-                snprintf(err, err_size, "out of memory");
-            clip_free(decoded);
-            rc = -1;
-            break;
-        }
-        clip_free(decoded);
-        if (worst <= target_mm / 1000) {
-            out->has_reported_error = true;
-            out->reported_error_mm = worst * 1000;
-            out->reported_joint = joint;
-            out->reported_frame = frame;
-            break;
-        }
-        if (attempt == 8) {
-            snprintf(err, err_size,
-                     "%s: the decoded stream misses its %g mm target (%.6g mm at joint %d, frame %d) after 8 "
-                     "refinements; no stream written",
-                     c->name, target_mm, worst * 1000, joint, frame);
-            rc = -1;
-            break;
-        }
-        /* the metric's rounding against the closed loop's: every step finer (the values as they are) */
-        for (int b = 0; b < e.nb; b++)
-            for (int type = 0; type < SP_TYPES; type++) {
-                sp_track *t = sp_track_at(&e.plan, b, type);
-                if (t->mode == SP_ANIM) {
-                    spe_refine_steps(t, 4);
-                    spe_quantise(&e, b, type);
-                }
-            }
-    }
-    if (rc == 0) {
-        out->keys = 0;
-        out->key_time_bytes = 0;
-        for (int b = 0; b < e.nb; b++)
-            for (int type = 0; type < SP_TYPES; type++)
-                if (sp_track_at(&e.plan, b, type)->mode == SP_ANIM)
-                    for (int f = 0; f < e.n; f++)
-                        out->keys += sp_kept(&e.plan, b)[f] * sp_comps(&e.plan, type);
-        for (int i = 0; i < out->part_count; i++)
-            if (strcmp(out->parts[i].name, "key masks") == 0)
-                out->key_time_bytes = out->parts[i].bytes;
-    }
-    spe_free(&e);
-    return rc;
-}
-
-/* Decoding and sampling are shellpack's: the stream is its format. */
-static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
-                         size_t err_size)
-{
-    return SHELLPACK_OPS.decode(c, bytes, size, rig, err, err_size);
-}
-static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
-                                     char *err, size_t err_size)
-{
-    return SHELLPACK_OPS.sampler_create(c, bytes, size, rig, err, err_size);
-}
-static void sample(codec_sampler *s, double t, double *pose)
-{
-    SHELLPACK_OPS.sample(s, t, pose);
-}
-static void sampler_free(codec_sampler *s)
-{
-    SHELLPACK_OPS.sampler_free(s);
-}
-
-const codec_ops SHELLPACK_COMP_OPS = {encode, decode, sampler_create, sample, sampler_free};

@@ -1,19 +1,15 @@
 /* shellpack-comp (issue 23): shellpack's closed loop with every joint's rotation quantised against
  * its parent's decoded world rotation instead of the original's (error feedback down the
  * hierarchy), so that a joint's rounding error no longer turns the whole subtree below it.  The
- * stream, decoder and sampler are shellpack's: only the encoder's choice of integers changes.
- * shellpack_comp.c says why and how. */
+ * stream, decoder and sampler are shellpack's: only the encoder's choice of integers changes.  The
+ * rows are the slack encoder's (shellpack_slack.h: its `compensate` phase); shellpack_comp.c says why
+ * and how. */
 #ifndef ANIMBENCH_SHELLPACK_COMP_H
 #define ANIMBENCH_SHELLPACK_COMP_H
 
 #include <stddef.h>
 
-#include "codecs/shellpack/shellpack.h"
 #include "codecs/shellpack/shellpack_encoder.h"
-
-typedef struct shellpack_comp_config {
-    shellpack_config base; /* first: shellpack's decoder and sampler read it (log map, no gzip, whole clip) */
-} shellpack_comp_config;
 
 /* After spe_plan_closed_loop: every animated rotation of a joint with a parent quantised against the
  * parent's decoded world rotation, then folds and rounds of coarsening as shellpack's, each trial
@@ -21,7 +17,5 @@ typedef struct shellpack_comp_config {
  * within the target; a plan the compensated quantisation cannot bring within it is left as shellpack's
  * (returns 0 either way).  -1 with a message: out of memory. */
 int spe_compensate(sp_encoder *e, char *err, size_t err_size);
-
-extern const codec_ops SHELLPACK_COMP_OPS;
 
 #endif
