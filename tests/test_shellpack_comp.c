@@ -38,16 +38,71 @@ static void original_local(const anim_clip *c, int b, int f, double prev[4], dou
     memcpy(prev, q, 4 * sizeof *q);
 }
 
+/* e's closed-loop state is what its plan decodes to: world transforms and errors equal a rebuild
+ * (and, when asked, every joint is within the target). */
+static void assert_state_is_the_plans(sp_encoder *e, bool within)
+{
+    const size_t samples = (size_t)e->n * e->nb;
+    double *world = malloc(samples * 7 * sizeof *world), *err_sub = malloc(samples * sizeof *err_sub);
+    assert_non_null(world);
+    assert_non_null(err_sub);
+    memcpy(world, e->world, samples * 7 * sizeof *world);
+    memcpy(err_sub, e->err_sub, samples * sizeof *err_sub);
+    const bool ok = spe_rebuild(e);
+    if (within)
+        assert_true(ok);
+    assert_memory_equal(world, e->world, samples * 7 * sizeof *world);
+    assert_memory_equal(err_sub, e->err_sub, samples * sizeof *err_sub);
+    free(world);
+    free(err_sub);
+}
+
+/* Every animated rotation of a joint with a parent holds, at every frame, the integers of its
+ * parent's decoded world rotation^-1 x the original world rotation rounded at its steps (this file's
+ * own arithmetic, on e's state as rebuilt from the plan); returns how many values it checked. */
+static long assert_compensated(const sp_encoder *e, const anim_clip *clip)
+{
+    long checked = 0;
+    for (int b = 0; b < e->nb; b++) {
+        const int p = clip->rig->parents[b];
+        const sp_track *t = sp_track_at(&e->plan, b, SP_ROT);
+        if (p < 0 || t->mode != SP_ANIM)
+            continue;
+        double prev[4] = {0, 0, 0, 1};
+        for (int f = 0; f < e->n; f++) {
+            double ref[4], wo[4], t4[4];
+            original_local(clip, b, f, prev, ref);
+            const double *pw = world_at(e, f, p) + 3, *ow = pose_set_rot(e->orig, f, b);
+            memcpy(wo, ow, sizeof wo);
+            const double inv[4] = {-pw[0], -pw[1], -pw[2], pw[3]};
+            quat_mul(inv, wo, t4);
+            if (t4[0] * ref[0] + t4[1] * ref[1] + t4[2] * ref[2] + t4[3] * ref[3] < 0)
+                for (int c = 0; c < 4; c++)
+                    t4[c] = -t4[c];
+            const double sn = sqrt(t4[0] * t4[0] + t4[1] * t4[1] + t4[2] * t4[2]);
+            for (int c = 0; c < 3; c++) {
+                const double v = t4[c] * 2 * atan2(sn, t4[3]) / sn;
+                assert_int_equal(sp_curve(&e->plan, b, SP_ROT, c)[f], (int32_t)nearbyint(v / sp_step(t->step_index[c])));
+                checked++;
+            }
+        }
+    }
+    return checked;
+}
+
 /* After spe_compensate on the walk, the chain and a branching rig at 0.1 and 1 mm: the closed loop's
- * state is what the plan decodes to (world transforms and errors equal a rebuild), every joint is
- * within the target; every animated rotation of a joint with a parent holds, at every frame, the
- * integers of its parent's decoded world rotation^-1 x the original world rotation, rounded at its
- * steps (this file's own arithmetic); the first joint with an animated rotation (the ancestor of the
- * others) has a coarser rotation step than in shellpack's plan (the point of the feedback); and on
- * the chain and the branching rig shellpack-comp-allkeys takes fewer bytes than shellpack-allkeys.
- * Not on the study's walk (printed): a smooth generated curve has no noise of its own, so the
- * parent's rounding that a child's curve now carries costs more than the coarser steps save
- * (1 mm: 773 bytes against 709 when this was written); capture data is the case it is for. */
+ * state is what the plan decodes to and within the target; every compensated rotation holds its
+ * target's integers (assert_compensated); the first joint with an animated rotation (the ancestor of
+ * the others) has a coarser rotation step than in shellpack's plan (the point of the feedback; the
+ * sum of the compensated rotations' step indices is printed: smaller on the chain and the branching
+ * rig, larger on the walk, whose fingers take finer steps where its root takes coarser ones); after
+ * every step is refined by 4 grid points (the encoder's answer to a decoded stream that misses its
+ * target), spe_compensated_requantise brings every compensated rotation to its target against the
+ * refined parents again, within the target; and on the chain and the branching rig
+ * shellpack-comp-allkeys takes fewer bytes than shellpack-allkeys.  Not on the study's walk (printed):
+ * a smooth generated curve has no noise of its own, so the parent's rounding that a child's curve now
+ * carries costs more than the coarser steps save (1 mm: 773 bytes against 709 when this was
+ * written); capture data is the case it is for. */
 static void test_feedback_down_the_hierarchy(void **state)
 {
     (void)state;
@@ -69,59 +124,41 @@ static void test_feedback_down_the_hierarchy(void **state)
             assert_non_null(plain);
             memcpy(plain, e.plan.tracks, (size_t)e.nb * SP_TYPES * sizeof *plain);
             assert_int_equal(spe_compensate(&e, err, sizeof err), 0);
-            const size_t samples = (size_t)e.n * e.nb;
-            double *world = malloc(samples * 7 * sizeof *world), *err_sub = malloc(samples * sizeof *err_sub);
-            assert_non_null(world);
-            assert_non_null(err_sub);
-            memcpy(world, e.world, samples * 7 * sizeof *world);
-            memcpy(err_sub, e.err_sub, samples * sizeof *err_sub);
-            assert_true(spe_rebuild(&e));
-            assert_memory_equal(world, e.world, samples * 7 * sizeof *world);
-            assert_memory_equal(err_sub, e.err_sub, samples * sizeof *err_sub);
-            long checked = 0;
-            for (int b = 0; b < e.nb; b++) {
-                const int p = clip->rig->parents[b];
-                const sp_track *t = sp_track_at(&e.plan, b, SP_ROT);
-                if (p < 0 || t->mode != SP_ANIM)
-                    continue;
-                double prev[4] = {0, 0, 0, 1};
-                for (int f = 0; f < e.n; f++) {
-                    double ref[4], wo[4], t4[4];
-                    original_local(clip, b, f, prev, ref);
-                    const double *pw = world_at(&e, f, p) + 3, *ow = pose_set_rot(e.orig, f, b);
-                    memcpy(wo, ow, sizeof wo);
-                    const double inv[4] = {-pw[0], -pw[1], -pw[2], pw[3]};
-                    quat_mul(inv, wo, t4);
-                    if (t4[0] * ref[0] + t4[1] * ref[1] + t4[2] * ref[2] + t4[3] * ref[3] < 0)
-                        for (int c = 0; c < 4; c++)
-                            t4[c] = -t4[c];
-                    const double sn = sqrt(t4[0] * t4[0] + t4[1] * t4[1] + t4[2] * t4[2]);
-                    for (int c = 0; c < 3; c++) {
-                        const double v = t4[c] * 2 * atan2(sn, t4[3]) / sn;
-                        assert_int_equal(sp_curve(&e.plan, b, SP_ROT, c)[f],
-                                         (int32_t)nearbyint(v / sp_step(t->step_index[c])));
-                        checked++;
-                    }
-                }
-            }
+            assert_state_is_the_plans(&e, true);
+            const long checked = assert_compensated(&e, clip);
             /* the first joint in rig order (an ancestor of the rest) with an animated rotation in both plans */
             int coarser = 0, first = -1;
-            for (int b = 0; b < e.nb && first < 0; b++)
-                if (sp_track_at(&e.plan, b, SP_ROT)->mode == SP_ANIM && plain[b * SP_TYPES + SP_ROT].mode == SP_ANIM)
-                    first = b;
+            long sum_comp = 0, sum_plain = 0;
+            for (int b = 0; b < e.nb; b++)
+                if (sp_track_at(&e.plan, b, SP_ROT)->mode == SP_ANIM && plain[b * SP_TYPES + SP_ROT].mode == SP_ANIM) {
+                    first = first < 0 ? b : first;
+                    for (int c = 0; c < 3 && clip->rig->parents[b] >= 0; c++) {
+                        sum_comp += sp_track_at(&e.plan, b, SP_ROT)->step_index[c];
+                        sum_plain += plain[b * SP_TYPES + SP_ROT].step_index[c];
+                    }
+                }
             assert_true(first >= 0);
             for (int c = 0; c < 3; c++)
                 coarser += sp_track_at(&e.plan, first, SP_ROT)->step_index[c] < plain[first * SP_TYPES + SP_ROT].step_index[c];
             print_message("  %s at %g mm: %ld compensated values checked; joint %d's rotation steps %d,%d,%d "
-                          "(shellpack's %d,%d,%d)\n",
+                          "(shellpack's %d,%d,%d); the compensated rotations' step indices sum to %ld (shellpack's %ld)\n",
                           CLIPS[i], TARGETS[k], checked, first, sp_track_at(&e.plan, first, SP_ROT)->step_index[0],
                           sp_track_at(&e.plan, first, SP_ROT)->step_index[1],
                           sp_track_at(&e.plan, first, SP_ROT)->step_index[2], plain[first * SP_TYPES + SP_ROT].step_index[0],
-                          plain[first * SP_TYPES + SP_ROT].step_index[1], plain[first * SP_TYPES + SP_ROT].step_index[2]);
+                          plain[first * SP_TYPES + SP_ROT].step_index[1], plain[first * SP_TYPES + SP_ROT].step_index[2],
+                          sum_comp, sum_plain);
             assert_true(checked > 0);
             assert_true(coarser > 0);
-            free(world);
-            free(err_sub);
+            /* the encoder's refinement after a miss */
+            for (int b = 0; b < e.nb; b++)
+                for (int type = 0; type < SP_TYPES; type++)
+                    if (sp_track_at(&e.plan, b, type)->mode == SP_ANIM) {
+                        spe_refine_steps(sp_track_at(&e.plan, b, type), 4);
+                        assert_true(spe_quantise(&e, b, type));
+                    }
+            assert_int_equal(spe_compensated_requantise(&e, err, sizeof err), 0);
+            assert_state_is_the_plans(&e, false); /* finer steps round every value afresh: not always within */
+            assert_true(assert_compensated(&e, clip) == checked);
             free(plain);
             spe_free(&e);
             measured_clip *m = row_measured_clip(s);

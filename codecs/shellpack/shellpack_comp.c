@@ -12,9 +12,11 @@
  * the closed loop can then give every ancestor a coarser step.
  *
  * How.  shellpack's closed loop plans first (folds, lever-model level, rounds of coarsening).  Then
- * every animated rotation with a parent is quantised again, joints parents first, against the
- * decoded parent (a plan that misses the target this way has its steps refined, 4 grid points at a
- * time, up to 8 times, or is left as shellpack's); then folds and rounds of coarsening as
+ * the lever model's level is searched again (levels 32 apart from level 0, then bisection; coarser
+ * levels than 0 are left to the rounds) with a rotation's lever the longer of the shell distance and
+ * the joint's child offsets, every animated rotation with a parent quantised, joints parents first,
+ * against the decoded parent (no level meets the target: the plan is left as shellpack's); then
+ * folds and rounds of coarsening as
  * shellpack's (leaves first, d = 32, 16, ..., 1 grid points, until a round changes nothing), where a
  * trial of a rotation quantises its whole subtree again at every frame the joint's decoded rotation
  * changes and checks every joint of it there.  The sign of each target quaternion is chosen next to
@@ -22,6 +24,10 @@
  * and predictors follow as shellpack's, with the closed loop's own check, then the slack phase where
  * a row asks for it: the rows are the slack encoder's (shellpack_slack.c, `compensate`), which writes
  * the stream, decodes it with shellpack's decoder alone and measures it with the harness's metric.
+ * Those later phases move a parent's values with the children's as they are (shellpack's check,
+ * exact for what is decoded), so a child then no longer cancels its parent's last moves; a stream
+ * that misses its target has every step refined and its rotations quantised against the refined
+ * parents again (spe_compensated_requantise) before the slack is spent again.
  *
  * Its own file, with its own copies of the closed loop's forward kinematics and shell distance
  * (shellpack_loop.c's are static), so that every other shellpack row keeps its cache key. */
@@ -214,7 +220,7 @@ static void commit(comp_loop *L, int j, const double *cand)
             double *ld = loc_at(e, f, d);
             if (d != j && compensated(e, d)) {
                 double v[3];
-                int32_t k[3];
+                int32_t k[3] = {0, 0, 0}; /* within() made this call first and it succeeded */
                 target_rotation(L, d, f, world_at(e, f, pd) + 3, v, k, ld + 3);
                 for (int c = 0; c < 3; c++) {
                     val_at(e, d, SP_ROT, c)[f] = v[c];
@@ -334,25 +340,20 @@ static bool set_level(comp_loop *L, int g)
     return quantise_all(e) && rebuild(L);
 }
 
-int spe_compensate(sp_encoder *e, char *err, size_t err_size)
+/* The sign references and compensated levers of e's clip; false when out of memory (freed). */
+static bool comp_loop_init(comp_loop *L, sp_encoder *e)
 {
-    if (e->plan.rot_comps != 3)
-        return 0;
-    const size_t tracks = (size_t)e->nb * SP_TYPES;
-    comp_loop L = {e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double)), malloc((size_t)e->nb * sizeof(double))};
-    sp_track *saved = malloc(tracks * sizeof *saved);
-    if (!L.ref || !L.lever || !saved) {
-        free(L.ref);
-        free(L.lever);
-        free(saved);
-        snprintf(err, err_size, "out of memory");
-        return -1;
+    *L = (comp_loop){e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double)), malloc((size_t)e->nb * sizeof(double))};
+    if (!L->ref || !L->lever) {
+        free(L->ref);
+        free(L->lever);
+        return false;
     }
     for (int b = 0; b < e->nb; b++) { /* the sign continuity of shellpack_loop.c's original rotations */
         const double *rot = clip_rot_track(e->clip, b);
         double prev[4] = {0, 0, 0, 1};
         for (int f = 0; f < e->n; f++) {
-            double *q = L.ref + ((size_t)b * e->n + f) * 4;
+            double *q = L->ref + ((size_t)b * e->n + f) * 4;
             const double len = sqrt(rot[f * 4] * rot[f * 4] + rot[f * 4 + 1] * rot[f * 4 + 1] +
                                     rot[f * 4 + 2] * rot[f * 4 + 2] + rot[f * 4 + 3] * rot[f * 4 + 3]);
             for (int i = 0; i < 4; i++)
@@ -382,11 +383,49 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
                 lever = fmax(lever, l * smax);
             }
         }
-        L.lever[b] = lever;
+        L->lever[b] = lever;
+    }
+    return true;
+}
+
+static void comp_loop_free(comp_loop *L)
+{
+    free(L->ref);
+    free(L->lever);
+}
+
+int spe_compensated_requantise(sp_encoder *e, char *err, size_t err_size)
+{
+    if (e->plan.rot_comps != 3)
+        return 0;
+    comp_loop L;
+    if (!comp_loop_init(&L, e)) {
+        snprintf(err, err_size, "out of memory");
+        return -1;
+    }
+    /* keys chosen for the old values do not hold for the new ones (a left-out frame of a child is
+     * interpolated from values that compensate other parents): every frame is kept again */
+    memset(e->plan.kept, 1, (size_t)e->nb * (size_t)e->n);
+    rebuild(&L);
+    comp_loop_free(&L);
+    return 0;
+}
+
+int spe_compensate(sp_encoder *e, char *err, size_t err_size)
+{
+    if (e->plan.rot_comps != 3)
+        return 0;
+    const size_t tracks = (size_t)e->nb * SP_TYPES;
+    comp_loop L;
+    sp_track *saved = malloc(tracks * sizeof *saved);
+    if (!saved || !comp_loop_init(&L, e)) {
+        free(saved);
+        snprintf(err, err_size, "out of memory");
+        return -1;
     }
     memcpy(saved, e->plan.tracks, tracks * sizeof *saved);
     /* the coarsest level of the lever model whose compensated plan meets the target, as shellpack's
-     * search: levels 32 apart, then bisection */
+     * search: levels 32 apart from level 0 (coarser ones are left to the rounds), then bisection */
     int lo = -1, hi = 0;
     bool ok = false;
     for (; hi <= 640 && !(ok = set_level(&L, hi)); hi += 32)
@@ -413,8 +452,7 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
         quantise_all(e);
         spe_rebuild(e);
     }
-    free(L.ref);
-    free(L.lever);
+    comp_loop_free(&L);
     free(saved);
     return 0;
 }

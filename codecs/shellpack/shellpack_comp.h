@@ -17,5 +17,9 @@
  * within the target; a plan the compensated quantisation cannot bring within it is left as shellpack's
  * (returns 0 either way).  -1 with a message: out of memory. */
 int spe_compensate(sp_encoder *e, char *err, size_t err_size);
+/* Every frame kept, every animated rotation with a parent quantised again at its step, joints parents
+ * first, against the parent as decoded, and the decoded state rebuilt (whether it meets the target is
+ * the caller's to check): after the steps change, e.g. refined after a miss.  0, or -1 with a message. */
+int spe_compensated_requantise(sp_encoder *e, char *err, size_t err_size);
 
 #endif

@@ -422,6 +422,9 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
                     spe_quantise(&e, b, type);
                 }
             }
+        /* a compensated plan's targets are its parents' old decoded values: quantised against the refined ones */
+        if (cfg->compensate && (rc = spe_compensated_requantise(&e, err, err_size)) != 0)
+            break;
         spe_choose_predictors(&e);
         rc = spend_slack(&e, cfg, err, err_size);
     }
