@@ -200,25 +200,6 @@ static const codec CODECS[] = {
                           "with and without the match model: issue 23, knowing the data before seeing it",
      CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
      &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-comp", "issue 23: shellpack with error feedback down the hierarchy: each joint's rotation quantised "
-                       "against its parent's decoded world rotation, the closed loop's steps and folds chosen again "
-                       "that way (ancestors coarser), then shellpack's keys; shellpack's stream and decoder",
-     CODEC_DECODES_AHEAD, SLACK_COMP(true, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-comp-allkeys", "shellpack-comp coding every frame (the plan shellpack-comp-trained codes)",
-     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-comp-trellis", "shellpack-comp-allkeys's plan (every frame kept), then shellpack-trellis's slack phase "
-                               "(Viterbi over offsets -2..2 grid points, 8 passes); shellpack's stream and decoder",
-     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
-    {"shellpack-comp-trained", "shellpack-trained with the compensated plans as well: the smallest of the streams of "
-                               "shellpack-comp-trellis, shellpack-comp-allkeys, shellpack-exchange and "
-                               "shellpack-allkeys, each also through the match model and from the trained states",
-     CODEC_DECODES_AHEAD,
-     (&(const shellpack_match_config){
-         {"shellpack-comp-trellis", "shellpack-comp-allkeys", "shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
-     &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h", SHELL_TARGET, 1},
-    {"shellpack-ra-comp", "issue 23 on shellpack-ra: shellpack-comp-trellis's plan, shellpack-ra's stream, decoder "
-                          "and sampler",
-     0, SLACK_COMP(false, true, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
      CODEC_DECODES_AHEAD, SLACK(true, false, 2, 8, true, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_SOURCES, SHELL_TARGET, 1},
@@ -244,6 +225,26 @@ static const codec CODECS[] = {
      SHELLPACK(false, false, true, false, false), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
     {"shellpack-gzip", "shellpack with its residuals as zlib-deflated varints instead of the range coder (ablation)", CODEC_DECODES_AHEAD,
      SHELLPACK(false, false, true, true, true), &SHELLPACK_OPS, 1, SHELLPACK_SOURCES, SHELL_TARGET, 1},
+    /* rows added after the fuzz seeds' table (a seed's first byte is a row's index here) */
+    {"shellpack-comp", "issue 23: shellpack with error feedback down the hierarchy: each joint's rotation quantised "
+                       "against its parent's decoded world rotation, the closed loop's steps and folds chosen again "
+                       "that way (ancestors coarser), then shellpack's keys; shellpack's stream and decoder",
+     CODEC_DECODES_AHEAD, SLACK_COMP(true, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-comp-allkeys", "shellpack-comp coding every frame (the plan shellpack-comp-trained codes)",
+     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 0, 0), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-comp-trellis", "shellpack-comp-allkeys's plan (every frame kept), then shellpack-trellis's slack phase "
+                               "(Viterbi over offsets -2..2 grid points, 8 passes); shellpack's stream and decoder",
+     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-comp-trained", "shellpack-trained with the compensated plans as well: the smallest of the streams of "
+                               "shellpack-comp-trellis, shellpack-comp-allkeys, shellpack-exchange and "
+                               "shellpack-allkeys, each also through the match model and from the trained states",
+     CODEC_DECODES_AHEAD,
+     (&(const shellpack_match_config){
+         {"shellpack-comp-trellis", "shellpack-comp-allkeys", "shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
+     &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h", SHELL_TARGET, 1},
+    {"shellpack-ra-comp", "issue 23 on shellpack-ra: shellpack-comp-trellis's plan, shellpack-ra's stream, decoder "
+                          "and sampler",
+     0, SLACK_COMP(false, true, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */
