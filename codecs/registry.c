@@ -46,6 +46,10 @@ extern const codec_ops EVERY_NTH_OPS;
 #define SLACK_COMP(keys, random_access, radius, passes)                                                      \
     (&(const shellpack_slack_config){                                                                          \
         {false, false, keys, true, false, random_access}, radius, passes, radius > 0, 0, true})
+/* the same with the step exchange in compensated terms before the trellis */
+#define SLACK_COMP_EXCHANGE(random_access, exchange)                                                         \
+    (&(const shellpack_slack_config){                                                                          \
+        {false, false, false, true, false, random_access}, 2, 8, true, exchange, true})
 #define SLACK_COMP_SOURCES SLACK_SOURCES " shellpack_comp.c shellpack_comp.h"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
@@ -245,6 +249,13 @@ static const codec CODECS[] = {
     {"shellpack-ra-comp", "issue 23 on shellpack-ra: shellpack-comp-trellis's plan, shellpack-ra's stream, decoder "
                           "and sampler",
      0, SLACK_COMP(false, true, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
+    {"shellpack-comp-exchange", "shellpack-comp-trellis with shellpack-exchange's step exchange between the compensated "
+                                "loop and the trellis, every trial in compensated terms (a rotation's subtree quantised "
+                                "again against it): issue 23; shellpack's stream",
+     CODEC_DECODES_AHEAD, SLACK_COMP_EXCHANGE(false, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-ra-comp-exchange", "issue 23 on shellpack-ra: shellpack-comp-exchange's plan, shellpack-ra's stream, "
+                                   "decoder and sampler",
+     0, SLACK_COMP_EXCHANGE(true, 32), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

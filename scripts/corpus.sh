@@ -22,7 +22,7 @@ fi
 ANIMBENCH_BIN=$bin scripts/figures.sh results/corpus.json
 scripts/record.sh "$bin" results/corpus.json results/corpus_summary.md results/corpus_ratios.tsv results/corpus_ablation.md \
   results/corpus_ablation.tsv
-RUNTIME_CODECS=acl,shellpack,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp RUNTIME_SETS=bandai RUNTIME_OUT=results/corpus_runtime \
+RUNTIME_CODECS=acl,shellpack,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp,shellpack-ra-comp-exchange RUNTIME_SETS=bandai RUNTIME_OUT=results/corpus_runtime \
   scripts/runtime.sh "$bin" >/dev/null
 rm -f results/corpus.NOT_REGENERATED.txt
 if [ -f results/shellpack.tsv ]; then

@@ -19,7 +19,8 @@ run() {
       for codec in cubic-q-sc linear quant-sc every-nth linear-optimal-sc cubic-optimal-sc cubic-greedy-sc cubic-peucker-sc \
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
                    shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
-                   shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp; do
+                   shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp shellpack-comp-exchange \
+                   shellpack-ra-comp-exchange; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done

@@ -4,7 +4,9 @@
  * state is what the plan decodes to, ancestors got coarser steps and the bytes went down.  The
  * contract on decoded clips (the long chain included), the streams read by shellpack's own decoder
  * and two encodes giving the same bytes: test_shellpack_slack.c, whose rows include these; truncated
- * and flipped streams: test_shellpack.c's test_hostile_streams. */
+ * and flipped streams: test_shellpack.c's test_hostile_streams.  The step exchange in compensated
+ * terms leaves the same: every rotation its target's integers against its decoded parent, the state
+ * the plan's, within the target, and fewer estimated bits. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,6 +18,7 @@
 
 #include "codecs/shellpack/shellpack.h"
 #include "codecs/shellpack/shellpack_comp.h"
+#include "codecs/shellpack/shellpack_costs.h"
 #include "codecs/shellpack/shellpack_encoder.h"
 #include "codecs/shellpack/shellpack_slack.h"
 #include "core/quat.h"
@@ -173,10 +176,79 @@ static void test_feedback_down_the_hierarchy(void **state)
         }
 }
 
+/* The estimated bits of every animated curve of e's plan, with tables t. */
+static uint64_t plan_estimate(const sp_encoder *e, const sp_residual_costs *t)
+{
+    uint64_t total = 0;
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++)
+            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
+                for (int c = 0; c < sp_comps(&e->plan, type); c++)
+                    total += sp_curve_estimate(e, &t[type], b, type, c, sp_curve(&e->plan, b, type, c));
+    return total;
+}
+
+/* spe_compensated_exchange after spe_compensate on the walk, the chain and a branching rig at 0.1 and
+ * 1 mm: the state is what the plan decodes to and within the target (an exchange it put back was
+ * undone to the bit), every compensated rotation holds its target's integers against its parent as
+ * decoded (a trial that changed a parent quantised its subtree again), some steps were exchanged
+ * somewhere, and the plan's estimated bits, by the tables it started from, never went up (each
+ * exchange is kept only when the curves it changed cost fewer). */
+static void test_compensated_exchange(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
+    static const double TARGETS[] = {0.1, 1};
+    const codec *row = codec_find("shellpack-comp-exchange");
+    assert_non_null(row);
+    const shellpack_slack_config *cfg = row->config;
+    assert_true(cfg->compensate && cfg->exchange > 0);
+    int exchanged = 0;
+    for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
+        for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
+            clip_source *s = row_source(CLIPS[i], 1);
+            sp_encoder e;
+            char err[256];
+            if (spe_init(&e, s->clip, &cfg->base, TARGETS[k], err, sizeof err) != 0 ||
+                spe_plan_closed_loop(&e, err, sizeof err) != 0 || spe_compensate(&e, err, sizeof err) != 0)
+                fail_msg("%s: %s", CLIPS[i], err);
+            spe_choose_predictors(&e);
+            sp_residual_costs *tables = malloc(SP_TYPES * sizeof *tables);
+            sp_track *steps = malloc((size_t)e.nb * SP_TYPES * sizeof *steps);
+            assert_non_null(tables);
+            assert_non_null(steps);
+            for (int type = 0; type < SP_TYPES; type++)
+                if (sp_type_animated(&e.plan, type))
+                    sp_tabulate_costs(&e, type, &tables[type]);
+            const uint64_t before = plan_estimate(&e, tables);
+            memcpy(steps, e.plan.tracks, (size_t)e.nb * SP_TYPES * sizeof *steps);
+            assert_int_equal(spe_compensated_exchange(&e, cfg->exchange, err, sizeof err), 0);
+            const uint64_t after = plan_estimate(&e, tables);
+            int changed = 0;
+            for (int t = 0; t < e.nb * SP_TYPES; t++)
+                changed += memcmp(steps[t].step_index, e.plan.tracks[t].step_index, sizeof steps[t].step_index) != 0;
+            assert_state_is_the_plans(&e, true);
+            const long checked = assert_compensated(&e, s->clip);
+            print_message("  %s at %g mm: %d sub-tracks' steps exchanged, estimated %.0f -> %.0f bytes, %ld compensated "
+                          "values checked\n",
+                          CLIPS[i], TARGETS[k], changed, before / 8.0 / RC_COST_SCALE, after / 8.0 / RC_COST_SCALE,
+                          checked);
+            assert_true(checked > 0);
+            assert_true(after <= before);
+            exchanged += changed > 0 && after < before;
+            free(tables);
+            free(steps);
+            spe_free(&e);
+            clip_source_free(s);
+        }
+    assert_true(exchanged > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_feedback_down_the_hierarchy),
+        cmocka_unit_test(test_compensated_exchange),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

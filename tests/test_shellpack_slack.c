@@ -34,7 +34,8 @@ static const char *const ROWS[] = {"shellpack-trellis", "shellpack-exchange", "s
                                    "shellpack-ra-exchange", "shellpack-match", "shellpack-trained",
                                    /* with error feedback down the hierarchy first (shellpack_comp.c) */
                                    "shellpack-comp", "shellpack-comp-allkeys", "shellpack-comp-trellis",
-                                   "shellpack-comp-trained", "shellpack-ra-comp"};
+                                   "shellpack-comp-trained", "shellpack-ra-comp", "shellpack-comp-exchange",
+                                   "shellpack-ra-comp-exchange"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
@@ -56,7 +57,8 @@ static void test_the_stream_is_shellpacks(void **state)
                                            {"shellpack-slack", "shellpack-allkeys"}, {"shellpack-ra-trellis", "shellpack-ra"},
                                            {"shellpack-ra-exchange", "shellpack-ra"}, {"shellpack-comp", "shellpack"},
                                            {"shellpack-comp-allkeys", "shellpack"}, {"shellpack-comp-trellis", "shellpack"},
-                                           {"shellpack-ra-comp", "shellpack-ra"}};
+                                           {"shellpack-ra-comp", "shellpack-ra"}, {"shellpack-comp-exchange", "shellpack"},
+                                           {"shellpack-ra-comp-exchange", "shellpack-ra"}};
     measured_clip *m = row_measured_clip(row_source("walk", 1));
     const anim_rig *rig = m->source->clip->rig;
     for (size_t i = 0; i < sizeof PAIRS / sizeof *PAIRS; i++) {

@@ -38,11 +38,13 @@
 
 #include "core/quat.h"
 #include "codecs/shellpack/shellpack_comp.h"
+#include "codecs/shellpack/shellpack_costs.h"
 
 typedef struct comp_loop {
     sp_encoder *e;
     double *ref;   /* [bone][frame][4]: the original local rotation, sign continuous from frame to frame */
     double *lever; /* [bone]: metres a vertex moves per radian of the joint's world rotation, compensated */
+    int *failed_at; /* [bone]: the frame where the joint's last trial failed (within checks it first) */
 } comp_loop;
 
 static const double *ref_at(const comp_loop *L, int b, int f)
@@ -171,35 +173,75 @@ static bool rebuild(comp_loop *L)
     return ok;
 }
 
-/* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
- * within the target, every compensated joint below it quantised again at each frame j changes. */
-static bool within(comp_loop *L, int j, const double *cand)
+#define WORST_FIRST 16 /* frames a trial checks first */
+
+/* Whether joint j's candidate local poses at frame f keep its subtree within the target there, every
+ * compensated joint below it quantised again against it. */
+static bool within_at(comp_loop *L, int j, int f, const double *lj)
 {
     sp_encoder *e = L->e;
     const int p = e->rig->parents[j];
-    for (int f = 0; f < e->n; f++) {
-        const double *lj = cand + (size_t)f * POSE_STRIDE;
-        if (memcmp(lj, loc_at(e, f, j), POSE_STRIDE * sizeof *lj) == 0)
-            continue; /* nothing below it changes either: each joint is quantised against its decoded parent */
-        double *wj = e->tmp + (size_t)j * 7;
-        child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
-        if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
-            return false;
-        for (int i = 1; i < e->sub_len[j]; i++) {
-            const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
-            double ld[POSE_STRIDE];
-            memcpy(ld, loc_at(e, f, d), sizeof ld);
-            if (compensated(e, d)) {
-                double v[3];
-                int32_t k[3];
-                if (!target_rotation(L, d, f, e->tmp + (size_t)pd * 7 + 3, v, k, ld + 3))
-                    return false;
-            }
-            const double *pscale = pd == j ? lj + 7 : loc_at(e, f, pd) + 7;
-            double *wd = e->tmp + (size_t)d * 7;
-            child_world(e->tmp + (size_t)pd * 7, pscale, ld, wd);
-            if (!(shell_error2(e, f, d, wd, ld + 7) <= e->target2))
+    double *wj = e->tmp + (size_t)j * 7;
+    child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
+    if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
+        return false;
+    for (int i = 1; i < e->sub_len[j]; i++) {
+        const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
+        double ld[POSE_STRIDE];
+        memcpy(ld, loc_at(e, f, d), sizeof ld);
+        if (compensated(e, d)) {
+            double v[3];
+            int32_t k[3];
+            if (!target_rotation(L, d, f, e->tmp + (size_t)pd * 7 + 3, v, k, ld + 3))
                 return false;
+        }
+        const double *pscale = pd == j ? lj + 7 : loc_at(e, f, pd) + 7;
+        double *wd = e->tmp + (size_t)d * 7;
+        child_world(e->tmp + (size_t)pd * 7, pscale, ld, wd);
+        if (!(shell_error2(e, f, d, wd, ld + 7) <= e->target2))
+            return false;
+    }
+    return true;
+}
+
+/* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
+ * within the target, every compensated joint below it quantised again at each frame j changes.  The
+ * frame where j's last trial failed is checked first: a trial that fails mostly fails there again,
+ * and the answer does not depend on the order. */
+/* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
+ * within the target, every compensated joint below it quantised again at each frame j changes.  A
+ * trial that fails mostly fails where the subtree is nearest its target now, or where the joint's
+ * last trial failed, so those frames are checked first (the answer does not depend on the order:
+ * 2.5 times fewer frames checked on cmu_01_01 at 0.1 mm for shellpack-comp-exchange). */
+static bool within(comp_loop *L, int j, const double *cand)
+{
+    sp_encoder *e = L->e;
+    int first[WORST_FIRST + 1], count = 0;
+    double worst[WORST_FIRST];
+    for (int f = 0; f < e->n; f++) { /* the WORST_FIRST largest subtree errors, largest first */
+        const double v = *err_sub_at(e, f, j);
+        if (count < WORST_FIRST || v > worst[count - 1]) {
+            int i = count < WORST_FIRST ? count++ : count - 1;
+            for (; i > 0 && worst[i - 1] < v; i--) {
+                worst[i] = worst[i - 1];
+                first[i] = first[i - 1];
+            }
+            worst[i] = v;
+            first[i] = f;
+        }
+    }
+    first[count++] = L->failed_at[j];
+    for (int i = -count; i < e->n; i++) {
+        const int f = i < 0 ? first[count + i] : i;
+        bool checked = false;
+        for (int q = 0; i >= 0 && q < count; q++)
+            checked |= first[q] == f;
+        const double *lj = cand + (size_t)f * POSE_STRIDE;
+        if (checked || memcmp(lj, loc_at(e, f, j), POSE_STRIDE * sizeof *lj) == 0)
+            continue; /* nothing below it changes either: each joint is quantised against its decoded parent */
+        if (!within_at(L, j, f, lj)) {
+            L->failed_at[j] = f;
+            return false;
         }
     }
     return true;
@@ -343,10 +385,12 @@ static bool set_level(comp_loop *L, int g)
 /* The sign references and compensated levers of e's clip; false when out of memory (freed). */
 static bool comp_loop_init(comp_loop *L, sp_encoder *e)
 {
-    *L = (comp_loop){e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double)), malloc((size_t)e->nb * sizeof(double))};
-    if (!L->ref || !L->lever) {
+    *L = (comp_loop){e, malloc((size_t)e->nb * (size_t)e->n * 4 * sizeof(double)), malloc((size_t)e->nb * sizeof(double)),
+                     calloc((size_t)e->nb, sizeof(int))};
+    if (!L->ref || !L->lever || !L->failed_at) {
         free(L->ref);
         free(L->lever);
+        free(L->failed_at);
         return false;
     }
     for (int b = 0; b < e->nb; b++) { /* the sign continuity of shellpack_loop.c's original rotations */
@@ -392,6 +436,7 @@ static void comp_loop_free(comp_loop *L)
 {
     free(L->ref);
     free(L->lever);
+    free(L->failed_at);
 }
 
 int spe_compensated_requantise(sp_encoder *e, char *err, size_t err_size)
@@ -454,5 +499,145 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
     }
     comp_loop_free(&L);
     free(saved);
+    return 0;
+}
+
+/* ---- the step exchange in compensated terms (issue 23) ----
+ *
+ * shellpack_exchange.c's search, with every trial a compensated one (try_step: a rotation's subtree
+ * quantised again against it), so that a finer step on one joint lets its ancestors and its subtree
+ * coarsen as the compensated loop measures them.  A trial's changes reach every compensated joint
+ * below a changed rotation, so an exchange is put back from a copy of the whole state. */
+typedef struct comp_state {
+    sp_track *tracks;
+    int32_t *q;
+    double *val, *loc, *world, *err, *err_sub;
+} comp_state;
+
+static size_t state_values(const sp_encoder *e)
+{
+    return (size_t)e->nb * SP_TYPES * SP_MAX_COMPS * (size_t)e->n;
+}
+
+static bool comp_state_alloc(comp_state *s, const sp_encoder *e)
+{
+    const size_t js = (size_t)e->nb * (size_t)e->n;
+    *s = (comp_state){malloc((size_t)e->nb * SP_TYPES * sizeof(sp_track)), malloc(state_values(e) * sizeof(int32_t)),
+                      malloc(state_values(e) * sizeof(double)), malloc(js * POSE_STRIDE * sizeof(double)),
+                      malloc(js * 7 * sizeof(double)), malloc(js * sizeof(double)), malloc(js * sizeof(double))};
+    return s->tracks && s->q && s->val && s->loc && s->world && s->err && s->err_sub;
+}
+
+static void comp_state_free(comp_state *s)
+{
+    free(s->tracks);
+    free(s->q);
+    free(s->val);
+    free(s->loc);
+    free(s->world);
+    free(s->err);
+    free(s->err_sub);
+}
+
+static void comp_state_copy(const sp_encoder *e, comp_state *to, bool save)
+{
+    const size_t js = (size_t)e->nb * (size_t)e->n, tr = (size_t)e->nb * SP_TYPES * sizeof(sp_track);
+#define COPY(field, src, n) (save ? memcpy(to->field, src, n) : memcpy(src, to->field, n))
+    COPY(tracks, e->plan.tracks, tr);
+    COPY(q, e->plan.q, state_values(e) * sizeof(int32_t));
+    COPY(val, e->val, state_values(e) * sizeof(double));
+    COPY(loc, e->loc, js * POSE_STRIDE * sizeof(double));
+    COPY(world, e->world, js * 7 * sizeof(double));
+    COPY(err, e->err, js * sizeof(double));
+    COPY(err_sub, e->err_sub, js * sizeof(double));
+#undef COPY
+}
+
+/* Estimated bits of every curve that differs between the saved state and now: before and now. */
+static void comp_changed_costs(const sp_encoder *e, const comp_state *s, const sp_residual_costs *costs,
+                               uint64_t *before, uint64_t *now)
+{
+    *before = *now = 0;
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            const sp_track *t = sp_track_at(&e->plan, b, type);
+            if (t->mode != SP_ANIM)
+                continue;
+            for (int c = 0; c < sp_comps(&e->plan, type); c++) {
+                const int32_t *k = sp_curve(&e->plan, b, type, c), *old = s->q + (k - e->plan.q);
+                if (memcmp(k, old, (size_t)e->n * sizeof *k) == 0)
+                    continue;
+                *before += sp_curve_estimate(e, &costs[type], b, type, c, old);
+                *now += sp_curve_estimate(e, &costs[type], b, type, c, k);
+            }
+        }
+}
+
+int spe_compensated_exchange(sp_encoder *e, int largest, char *err, size_t err_size)
+{
+    if (largest <= 0 || e->plan.rot_comps != 3)
+        return 0;
+    comp_loop L;
+    comp_state saved;
+    sp_residual_costs *costs = malloc(SP_TYPES * sizeof *costs);
+    uint8_t *related = malloc((size_t)e->nb);
+    const bool have_state = comp_state_alloc(&saved, e);
+    if (!costs || !related || !have_state || !comp_loop_init(&L, e)) {
+        free(costs);
+        free(related);
+        comp_state_free(&saved);
+        snprintf(err, err_size, "out of memory (the compensated step exchange's copy of the state)");
+        return -1;
+    }
+    rebuild(&L);
+    spe_choose_predictors(e);
+    for (int type = 0; type < SP_TYPES; type++)
+        if (sp_type_animated(&e->plan, type))
+            sp_tabulate_costs(e, type, &costs[type]);
+    for (int d = largest; d >= 1 && d >= largest / 8; d /= 2)
+        for (int b = 0; b < e->nb; b++)
+            for (int type = 0; type < SP_TYPES; type++) {
+                if (sp_track_at(&e->plan, b, type)->mode != SP_ANIM)
+                    continue;
+                for (int c = 0; c < sp_comps(&e->plan, type); c++) {
+                    const int finer = sp_track_at(&e->plan, b, type)->step_index[c] + d;
+                    if (finer > SP_STEP_INDEX_MAX)
+                        continue;
+                    comp_state_copy(e, &saved, true);
+                    if (!try_step(&L, b, type, c, finer))
+                        continue;
+                    memset(related, 0, (size_t)e->nb);
+                    for (int j = b; j >= 0; j = e->rig->parents[j])
+                        related[j] = 1;
+                    for (int i = 0; i < e->sub_len[b]; i++)
+                        related[e->sub[e->sub_start[b] + i]] = 1;
+                    for (int dd = d; dd >= 1; dd /= 2) {
+                        bool moved = true;
+                        while (moved) {
+                            moved = false;
+                            for (int j = e->nb - 1; j >= 0; j--) {
+                                if (!related[j])
+                                    continue;
+                                for (int ty = 0; ty < SP_TYPES; ty++) {
+                                    const sp_track *t = sp_track_at(&e->plan, j, ty);
+                                    if (t->mode != SP_ANIM)
+                                        continue;
+                                    for (int cc = 0; cc < sp_comps(&e->plan, ty); cc++)
+                                        if (!(j == b && ty == type && cc == c))
+                                            moved |= try_step(&L, j, ty, cc, t->step_index[cc] - dd);
+                                }
+                            }
+                        }
+                    }
+                    uint64_t before, now;
+                    comp_changed_costs(e, &saved, costs, &before, &now);
+                    if (now >= before)
+                        comp_state_copy(e, &saved, false);
+                }
+            }
+    comp_loop_free(&L);
+    comp_state_free(&saved);
+    free(costs);
+    free(related);
     return 0;
 }

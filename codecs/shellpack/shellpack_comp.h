@@ -22,4 +22,8 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size);
  * the caller's to check): after the steps change, e.g. refined after a miss.  0, or -1 with a message. */
 int spe_compensated_requantise(sp_encoder *e, char *err, size_t err_size);
 
+/* After spe_compensate: shellpack_exchange.h's step exchange with every trial in compensated terms
+ * (offers of `largest` grid indices finer down to largest / 8).  0, or -1 with a message. */
+int spe_compensated_exchange(sp_encoder *e, int largest, char *err, size_t err_size);
+
 #endif

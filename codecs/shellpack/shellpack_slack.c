@@ -370,7 +370,8 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
     if (rc == 0 && cfg->compensate)
         rc = spe_compensate(&e, err, err_size);
     if (rc == 0)
-        rc = spe_exchange_steps(&e, cfg->exchange, err, err_size);
+        rc = cfg->compensate ? spe_compensated_exchange(&e, cfg->exchange, err, err_size)
+                             : spe_exchange_steps(&e, cfg->exchange, err, err_size);
     if (rc == 0 && cfg->base.keys)
         spe_choose_keys(&e);
     if (rc == 0)
