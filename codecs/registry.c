@@ -197,12 +197,12 @@ static const codec CODECS[] = {
     {"shellpack-match", "the smallest of four streams: shellpack-exchange's and shellpack-allkeys's, and their plans with "
                         "every residual coded through a long-range match model (a repeat of the last 6 residuals predicts "
                         "the next; a hit costs one adaptive bit): issue 23, the repeats gzip finds",
-     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, NULL}),
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, NULL, 0, false}),
      &SHELLPACK_MATCH_OPS, 1, MATCH_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trained", "shellpack-match with two more streams of each plan: its residual models started from states "
                           "trained on Bandai dataset 1 without its held-out fifth (built in; animbench train-priors), "
                           "with and without the match model: issue 23, knowing the data before seeing it",
-     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS, 0, false}),
      &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES, SHELL_TARGET, 1},
     {"shellpack-trellis-keys", "shellpack-trellis after shellpack's key omission (ablation: keys and slack compete for the "
                                "same error)",
@@ -240,12 +240,18 @@ static const codec CODECS[] = {
                                "(Viterbi over offsets -2..2 grid points, 8 passes); shellpack's stream and decoder",
      CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
     {"shellpack-comp-trained", "shellpack-trained with the compensated plans as well: the smallest of the streams of "
-                               "shellpack-comp-trellis, shellpack-comp-allkeys, shellpack-exchange and "
-                               "shellpack-allkeys, each also through the match model and from the trained states",
+                               "shellpack-comp-exchange, shellpack-comp-trellis, shellpack-comp-allkeys, "
+                               "shellpack-exchange and shellpack-allkeys, each also through the match model, from the "
+                               "trained states, and with each sign in its own context (residual_signs.h); a stream "
+                               "with the match model only where it is more than 1 % smaller than every stream without "
+                               "it (its decoder's look-ups cost more time than that saves)",
      CODEC_DECODES_AHEAD,
      (&(const shellpack_match_config){
-         {"shellpack-comp-trellis", "shellpack-comp-allkeys", "shellpack-exchange", "shellpack-allkeys"}, SP_PRIORS}),
-     &SHELLPACK_MATCH_OPS, 1, TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h", SHELL_TARGET, 1},
+         {"shellpack-comp-exchange", "shellpack-comp-trellis", "shellpack-comp-allkeys", "shellpack-exchange",
+          "shellpack-allkeys"},
+         SP_PRIORS, 10, true}),
+     &SHELLPACK_MATCH_OPS, 2, TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h residual_signs.c residual_signs.h",
+     SHELL_TARGET, 1},
     {"shellpack-ra-comp", "issue 23 on shellpack-ra: shellpack-comp-trellis's plan, shellpack-ra's stream, decoder "
                           "and sampler",
      0, SLACK_COMP(false, true, 2, 8), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET_SECTIONS, 2},

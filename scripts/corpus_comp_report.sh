@@ -91,7 +91,7 @@ echo "A goal is met when the unrounded figure is within it and the row reaches t
 echo
 echo "| goal | row | measured | met |"
 echo "|---|---|---|---|"
-for row in shellpack-comp-trained shellpack-comp-trellis shellpack-trained; do
+for row in shellpack-comp-trained shellpack-comp-exchange shellpack-comp-trellis shellpack-trained; do
   for t in 0.1 1; do
     goal=$([ "$t" = 0.1 ] && echo 0.45 || echo 0.33)
     read -r mu m wu w wc n miss <<<"$(geo "$row" "$t")"
@@ -112,7 +112,7 @@ echo "train-priors --held-out\` (the $n_held clips training never read):"
 echo
 echo "| row | clips | 0.1 mm | 1 mm |"
 echo "|---|---|---:|---:|"
-for row in shellpack-comp-trained shellpack-comp-trellis shellpack-trained; do
+for row in shellpack-comp-trained shellpack-comp-exchange shellpack-comp-trellis shellpack-trained; do
   for set in held training; do
     line="| $row | $([ "$set" = held ] && echo "held out (never seen by the training)" || echo "the training clips")"
     for t in 0.1 1; do
@@ -128,7 +128,8 @@ echo
 echo "| row | 0.1 mm | worst clip | 1 mm | worst clip |"
 echo "|---|---:|---|---:|---|"
 for row in shellpack shellpack-comp shellpack-allkeys shellpack-comp-allkeys shellpack-trellis shellpack-comp-trellis \
-           shellpack-trained shellpack-comp-trained shellpack-ra-trellis shellpack-ra-comp; do
+           shellpack-exchange shellpack-comp-exchange shellpack-trained shellpack-comp-trained shellpack-ra-trellis \
+           shellpack-ra-comp shellpack-ra-exchange shellpack-ra-comp-exchange; do
   read -r _ a _ wa wca na ma <<<"$(geo "$row" 0.1)"
   read -r _ b _ wb wcb nb mb <<<"$(geo "$row" 1)"
   [ "$na" = 0 ] && [ "$nb" = 0 ] && [ "$ma" = 0 ] && [ "$mb" = 0 ] && continue
@@ -140,8 +141,11 @@ echo
 echo "Each compensated row's bytes over those of the same row without feedback, per clip where both reach the target"
 echo "(each searched for its own smallest stream): geometric mean, range, and on how many clips the compensated row is"
 echo "smaller, the same or larger.  shellpack-comp-trained keeps shellpack-trained's stream where that is smaller, so it"
-echo "is never larger by construction; shellpack-ra-comp is shellpack-comp-trellis's plan in shellpack-ra's sections,"
-echo "so its row without feedback is shellpack-ra-trellis."
+echo "is never larger by construction but for its match margin (a stream with the match model kept only where it is"
+echo "more than 1 % smaller than every stream without it); shellpack-ra-comp is shellpack-comp-trellis's plan in"
+echo "shellpack-ra's sections, so its row without feedback is shellpack-ra-trellis, and shellpack-ra-comp-exchange's is"
+echo "shellpack-ra-exchange.  The last rows are what the step exchange in compensated terms pays over the same"
+echo "compensated plan without it."
 echo
 echo "| row | over | 0.1 mm | range | smaller, same, larger | 1 mm | range | smaller, same, larger |"
 echo "|---|---|---:|---|---|---:|---|---|"
@@ -156,12 +160,17 @@ done <<'EOF'
 shellpack-comp shellpack
 shellpack-comp-allkeys shellpack-allkeys
 shellpack-comp-trellis shellpack-trellis
+shellpack-comp-exchange shellpack-exchange
 shellpack-comp-trained shellpack-trained
 shellpack-ra-comp shellpack-ra-trellis
+shellpack-ra-comp-exchange shellpack-ra-exchange
+shellpack-comp-exchange shellpack-comp-trellis
+shellpack-ra-comp-exchange shellpack-ra-comp
 EOF
 echo
-echo "shellpack-ra-comp's decoder and sampler are shellpack-ra's; its time per pose is not measured here"
-echo "(make corpus's runtime tables have the row; results/corpus_runtime_summary.md was measured before it joined)."
+echo "shellpack-ra-comp's and shellpack-ra-comp-exchange's decoder and sampler are shellpack-ra's; their time per pose is not"
+echo "measured here (make corpus's runtime tables have the rows; results/corpus_runtime_summary.md was measured before"
+echo "they joined)."
 echo
 echo "## Check against make corpus"
 echo
@@ -171,7 +180,8 @@ if [ -f "$corpus" ]; then
   echo
   echo "| row | the same | of |"
   echo "|---|---:|---:|"
-  for row in shellpack shellpack-allkeys shellpack-trellis shellpack-trained shellpack-ra-trellis; do
+  for row in shellpack shellpack-allkeys shellpack-trellis shellpack-exchange shellpack-trained shellpack-ra-trellis \
+             shellpack-ra-exchange; do
     awk -F'\t' -v c="$row" '
       FNR == 1 { file++ }
       FNR <= 2 || $2 != c || $4 == "-" { next }

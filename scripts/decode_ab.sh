@@ -6,22 +6,26 @@
 # usage: scripts/decode_ab.sh OLD_BIN NEW_BIN OUT   (writes OUT.tsv, every run, and OUT.md)
 #   an old build: git worktree add /tmp/old COMMIT && make -C /tmp/old bin/animbench
 #   AB_CODECS (default shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra;
-#   the first is the reference), AB_CLIPS (walk,jump,mocap), AB_ROUNDS (8), AB_RUNS (7 per bench
-#   call), AB_PIN (1).  About 2 minutes for the defaults; keep the machine otherwise idle.
+#   the first is the reference), AB_NEW_CODECS (none; rows only the new build has, timed in the same
+#   rounds and set against both builds' reference), AB_CLIPS (walk,jump,mocap), AB_ROUNDS (8),
+#   AB_RUNS (7 per bench call), AB_PIN (1).  About 2 minutes for the defaults; keep the machine
+#   otherwise idle.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n 2,10p "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n 2,12p "$0" >&2; exit 2; }
 old=$1 new=$2 out=$3
 codecs=${AB_CODECS:-shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra}
+new_codecs=${AB_NEW_CODECS:-}
 clips=${AB_CLIPS:-walk,jump,mocap} rounds=${AB_ROUNDS:-8} runs=${AB_RUNS:-7} pin=${AB_PIN:-1}
 for b in "$old" "$new"; do [ -x "$b" ] || { echo "decode_ab.sh: $b: not an executable" >&2; exit 2; }; done
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.md"' EXIT
 printf 'build\tround\tcodec\tclip\tmedian_ns\tmin_ns\tmax_ns\theld_bytes_per_joint_sample\n' > "$tmp"
 for r in $(seq "$rounds"); do
-  for c in ${codecs//,/ }; do
+  for c in ${codecs//,/ } ${new_codecs//,/ }; do
     for clip in ${clips//,/ }; do
       order="old new"
       [ $((r % 2)) -eq 0 ] && order="new old"
+      [[ ",$new_codecs," == *",$c,"* ]] && order=new
       for b in $order; do
         bin=$old
         [ "$b" = new ] && bin=$new
@@ -37,7 +41,7 @@ for r in $(seq "$rounds"); do
 done
 # per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means;
 # beside them what the sampler holds (the median over the clips and rounds of bench's figure)
-awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v clips="$clips" '
+awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v new_codecs="$new_codecs" -v clips="$clips" '
 function median(list, n,   a, i, j, t) {
   n = split(list, a, " ")
   for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -52,24 +56,30 @@ NR > 1 {
 }
 END {
   nc = split(codecs, C, ","); nk = split(clips, K, ",")
+  nn = new_codecs == "" ? 0 : split(new_codecs, N, ",")
+  for (i = 1; i <= nn; i++) { C[nc + i] = N[i]; only_new[N[i]] = 1 }
   printf "# Whole-clip decode, two builds side by side (scripts/decode_ab.sh)\n\n"
   printf "old: `%s`; new: `%s`. Each codec on each clip timed by `bench --patterns whole-clip --runs %d --pin`, the builds alternating (order flipped each round), %d rounds. Per cell: the median over the rounds of each run'"'"'s median, in microseconds per clip, with the rounds'"'"' min and max.\n\n", old, new, runs, rounds
   printf "| codec | build |"; for (j = 1; j <= nk; j++) printf " %s |", K[j]; printf " new / old | x old %s | x new %s | sampler holds (B/joint-sample, median over the clips) |\n", C[1], C[1]
   printf "|---|---|"; for (j = 1; j <= nk; j++) printf "---:|"; printf "---:|---:|---:|---:|\n"
-  for (i = 1; i <= nc; i++) for (bi = 1; bi <= 2; bi++) {
+  for (i = 1; i <= nc + nn; i++) for (bi = 1; bi <= 2; bi++) {
     b = bi == 1 ? "old" : "new"
+    if ((C[i] in only_new) && b == "old") continue
     printf "| `%s` | %s |", C[i], b
     g_self = g_old = g_new = 0
     for (j = 1; j <= nk; j++) {
       m = median(v[b SUBSEP C[i] SUBSEP K[j]])
       printf " %.0f (%.0f-%.0f) |", m / 1000, lo[b SUBSEP C[i] SUBSEP K[j]] / 1000, hi[b SUBSEP C[i] SUBSEP K[j]] / 1000
-      g_self += log(m / median(v["old" SUBSEP C[i] SUBSEP K[j]]))
+      if (!(C[i] in only_new)) g_self += log(m / median(v["old" SUBSEP C[i] SUBSEP K[j]]))
       g_old += log(m / median(v["old" SUBSEP C[1] SUBSEP K[j]]))
       g_new += log(m / median(v["new" SUBSEP C[1] SUBSEP K[j]]))
     }
-    printf " %.3f | %.3f | %.3f | %s |\n", exp(g_self / nk), exp(g_old / nk), exp(g_new / nk), median(held[b SUBSEP C[i]])
+    if (C[i] in only_new) printf " (new build only) | %.3f | %.3f | %s |\n", exp(g_old / nk), exp(g_new / nk), median(held[b SUBSEP C[i]])
+    else printf " %.3f | %.3f | %.3f | %s |\n", exp(g_self / nk), exp(g_old / nk), exp(g_new / nk), median(held[b SUBSEP C[i]])
   }
-  printf "\nRatios are geometric means over the clips of the cells'"'"' medians.\n"
+  printf "\nRatios are geometric means over the clips of the cells'"'"' medians."
+  if (nn) printf " Rows marked new build only exist in the new build alone: the new build times them in the same rounds, after the rows both builds have."
+  printf "\n"
 }' "$tmp" > "$tmp.md"
 mkdir -p "$(dirname "$out")"
 mv "$tmp" "$out.tsv"

@@ -97,7 +97,9 @@ static void test_fit_knows_the_answer(void **state)
  * coder: the traced bits of a plan, each bit's run costed from 1/2, plus the raw bits below each
  * magnitude's two leading bits (a bit each, not adaptive, so not traced), add up to what
  * residual_cost charges for the same residuals in the same contexts with one fresh model per type,
- * walked here over the plan independently of the trainer's walk. */
+ * walked here over the plan independently of the trainer's walk; and with the sign traces in place
+ * of the residual models' sign bits, to what residual_cost_signs charges with the sign contexts
+ * (residual_signs.h: the previous residual and the curve's last move, as the match stream takes them). */
 static void test_trainer_traces_what_the_coder_codes(void **state)
 {
     (void)state;
@@ -114,9 +116,12 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
     rc_cost_table_init(&costs);
     uint64_t residuals = 0;
     for (int type = 0; type < SP_TYPES; type++) {
-        residual_model model;
+        residual_model model, signed_model;
         residual_model_init(&model);
-        uint64_t coder = 0, traced = 0, raw = 0;
+        residual_model_init(&signed_model);
+        sign_model signs;
+        sign_model_init(&signs);
+        uint64_t coder = 0, traced = 0, raw = 0, coder_signs = 0, traced_signs = 0;
         for (int b = 0; b < plan.bones; b++) {
             const sp_track *tr = sp_track_at(&plan, b, type);
             for (int c = 0; tr->mode == SP_ANIM && c < sp_comps(&plan, type); c++) {
@@ -126,7 +131,10 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
                 for (int f = 0; f < plan.frames; f++) {
                     const int32_t k = sp_curve(&plan, b, type, c)[f];
                     const int32_t r = sp_wrap32((int64_t)k - sp_predict(tr->predictor[c], &s));
-                    coder += residual_cost(&costs, &model, sp_curve_context(sp_magnitude(last[0]), sp_magnitude(last[1])), r);
+                    const int ctx = sp_curve_context(sp_magnitude(last[0]), sp_magnitude(last[1]));
+                    coder += residual_cost(&costs, &model, ctx, r);
+                    const int64_t move = f >= 2 ? (int64_t)sp_curve(&plan, b, type, c)[f - 1] - sp_curve(&plan, b, type, c)[f - 2] : 0;
+                    coder_signs += residual_cost_signs(&costs, &signed_model, &signs, ctx, sign_context(last[0], move), r);
                     const uint32_t a = sp_magnitude(r);
                     const int leading = a ? 31 - __builtin_clz(a) : 0; /* a in [2^leading, 2^(leading + 1)) */
                     raw += leading > 1 ? (uint64_t)(leading - 1) * RC_COST_SCALE : 0;
@@ -137,11 +145,19 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
                 }
             }
         }
-        for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
-            traced += bit_trace_cost(&t->trace[type][i], &costs, RC_PROB_INIT);
-        print_message("  type %d: %llu in the coder's cost, %llu traced + %llu raw (1/256 bit)\n", type,
-                      (unsigned long long)coder, (unsigned long long)traced, (unsigned long long)raw);
+        for (size_t i = 0; i < SP_PRIOR_SLOTS; i++) {
+            const uint64_t bits = bit_trace_cost(&t->trace[type][i], &costs, RC_PROB_INIT);
+            const rc_prob *slot = (const rc_prob *)&model + i;
+            traced += bits;
+            traced_signs += slot >= model.negative && slot < model.negative + RESIDUAL_CONTEXTS ? 0 : bits;
+        }
+        for (size_t i = 0; i < SP_SIGN_SLOTS; i++)
+            traced_signs += bit_trace_cost(&t->sign_trace[type][i], &costs, RC_PROB_INIT);
+        print_message("  type %d: %llu in the coder's cost, %llu traced + %llu raw (1/256 bit); with sign contexts "
+                      "%llu, %llu traced + raw\n", type, (unsigned long long)coder, (unsigned long long)traced,
+                      (unsigned long long)raw, (unsigned long long)coder_signs, (unsigned long long)(traced_signs + raw));
         assert_int_equal(traced + raw, coder);
+        assert_int_equal(traced_signs + raw, coder_signs);
     }
     assert_true(residuals > 1000);
     assert_int_equal(t->residuals[SP_ROT] + t->residuals[SP_POS] + t->residuals[SP_SCL], residuals);
@@ -162,7 +178,7 @@ static void test_table_is_in_the_programs_form(void **state)
     (void)state;
     byte_buffer text;
     bytes_init(&text);
-    assert_int_equal(sp_priors_source(SP_PRIORS, SP_PRIORS_ABOUT, &text), 0);
+    assert_int_equal(sp_priors_source(SP_PRIORS, SP_SIGN_PRIORS, SP_PRIORS_ABOUT, &text), 0);
     size_t size = 0;
     int error_number = 0;
     char err[256];

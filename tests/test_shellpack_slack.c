@@ -5,7 +5,8 @@
  * for), the step exchange leaves the closed loop's state as its plan decodes and never adds estimated
  * bits, and the encoder is deterministic; shellpack-match (shellpack_match.c) takes the study's
  * repeats and nothing else; shellpack-trained is never larger than shellpack-match, and each row's
- * decoder reads only the flags its encoder writes.  Truncated and flipped streams: test_shellpack.c's
+ * decoder reads only the flags its encoder writes; shellpack-comp-trained takes the match model only
+ * where it pays more than 1 % and writes streams with sign contexts.  Truncated and flipped streams: test_shellpack.c's
  * test_hostile_streams, which takes these rows too. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -296,6 +297,143 @@ static void test_trained_row(void **state)
     assert_true(trained_streams > 0);
 }
 
+/* Whether a stream uses the match model: a match stream without flag 2. */
+static bool uses_match_model(const codec_output *o)
+{
+    return memcmp(o->bytes.data, "SM", 2) == 0 && !(o->bytes.data[3] & 2);
+}
+
+/* A copy of row `name` with another match margin, registered by the test under `copy_name`. */
+static const codec *with_margin(const char *name, const char *copy_name, int permille, shellpack_match_config *cfg,
+                                codec *copy)
+{
+    const codec *row = codec_find(name);
+    assert_non_null(row);
+    *cfg = *(const shellpack_match_config *)row->config;
+    cfg->match_margin_permille = permille;
+    *copy = *row;
+    copy->name = copy_name;
+    copy->config = cfg;
+    if (!codec_find(copy_name))
+        assert_int_equal(codec_register(copy), 0);
+    return copy;
+}
+
+/* shellpack-comp-trained keeps a stream with the match model only where it is more than 1 % smaller
+ * than every stream without it: the match model's decoder looks up a hash table at every value.
+ * Beside it, two copies of the row registered by the test: without the margin (the smallest stream)
+ * and with a margin of 99.9 % (every match stream turned down on these clips).  On the study's clips
+ * at 0.1 and 1 mm, where the smallest stream has no match model all three write it; elsewhere the
+ * row's stream is the smallest or one without the model at most 1 % larger, and the other copy's has
+ * no match model and is no smaller.  The margin acts both ways: on the walk (a gait cycle three times
+ * over, whose repeats the model takes by more than half the bytes) the row keeps the match stream
+ * and the other copy turns it down. */
+static void test_comp_trained_match_margin(void **state)
+{
+    (void)state;
+    assert_int_equal(((const shellpack_match_config *)codec_find("shellpack-comp-trained")->config)->match_margin_permille,
+                     10);
+    static shellpack_match_config smallest_cfg, half_cfg;
+    static codec smallest_row, half_row;
+    with_margin("shellpack-comp-trained", "test-comp-trained-smallest", 0, &smallest_cfg, &smallest_row);
+    with_margin("shellpack-comp-trained", "test-comp-trained-none", 999, &half_cfg, &half_row);
+    static const char *const CLIPS[] = {"walk", "jump", "mocap"};
+    static const double TARGETS[] = {0.1, 1};
+    int walk_turned_down = 0;
+    for (size_t i = 0; i < 3; i++) {
+        measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
+        for (size_t t = 0; t < 2; t++) {
+            codec_output kept = encode_row(m, "shellpack-comp-trained", TARGETS[t]),
+                         least = encode_row(m, smallest_row.name, TARGETS[t]),
+                         half = encode_row(m, half_row.name, TARGETS[t]);
+            print_message("  %s at %g mm: shellpack-comp-trained %zu bytes (%s), without the margin %zu (%s), with 99.9 %% "
+                          "%zu (%s)\n",
+                          CLIPS[i], TARGETS[t], kept.bytes.size, uses_match_model(&kept) ? "match model" : "no match model",
+                          least.bytes.size, uses_match_model(&least) ? "match model" : "no match model", half.bytes.size,
+                          uses_match_model(&half) ? "match model" : "no match model");
+            assert_false(uses_match_model(&half));
+            if (!uses_match_model(&least)) {
+                assert_int_equal(kept.bytes.size, least.bytes.size);
+                assert_memory_equal(kept.bytes.data, least.bytes.data, kept.bytes.size);
+                assert_int_equal(half.bytes.size, least.bytes.size);
+                assert_memory_equal(half.bytes.data, least.bytes.data, half.bytes.size);
+            } else {
+                if (uses_match_model(&kept)) {
+                    assert_int_equal(kept.bytes.size, least.bytes.size);
+                    assert_memory_equal(kept.bytes.data, least.bytes.data, kept.bytes.size);
+                } else
+                    assert_true((uint64_t)least.bytes.size * 1000u >= (uint64_t)kept.bytes.size * 990u);
+                assert_true(kept.bytes.size >= least.bytes.size);
+                assert_true(half.bytes.size >= kept.bytes.size);
+                walk_turned_down += i == 0 && uses_match_model(&kept);
+            }
+            codec_output_free(&kept);
+            codec_output_free(&least);
+            codec_output_free(&half);
+        }
+        measured_clip_free(m);
+    }
+    assert_true(walk_turned_down > 0);
+}
+
+/* shellpack-comp-trained also writes each of its streams with every sign in its own context (flag 4,
+ * codecs/entropy/residual_signs.h): on the study's clips at 0.1 and 1 mm a sign stream is kept
+ * somewhere, its bytes are never more than 1 % above shellpack-trained's (the row offers every stream
+ * shellpack-trained offers, but for the match margin of test_comp_trained_match_margin), and each
+ * decoder reads only what its encoder writes: shellpack-comp-trained's refuses flags 2, 6 (no match
+ * model without the states), 8 and 0x81, and shellpack-trained's refuses a sign stream. */
+static void test_comp_trained_signs(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", "jump", "mocap"};
+    static const double TARGETS[] = {0.1, 1};
+    const codec *row = codec_find("shellpack-comp-trained"), *trained_row = codec_find("shellpack-trained");
+    assert_non_null(row);
+    assert_true(((const shellpack_match_config *)row->config)->signs);
+    int sign_streams = 0;
+    for (size_t i = 0; i < 3; i++) {
+        measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
+        const anim_rig *rig = m->source->clip->rig;
+        for (size_t t = 0; t < 2; t++) {
+            codec_output comp = encode_row(m, "shellpack-comp-trained", TARGETS[t]),
+                         trained = encode_row(m, "shellpack-trained", TARGETS[t]);
+            const bool sm = memcmp(comp.bytes.data, "SM", 2) == 0;
+            const int flags = comp.bytes.data[3];
+            print_message("  %s at %g mm: shellpack-comp-trained %zu bytes (%.2s flags %d), shellpack-trained %zu\n",
+                          CLIPS[i], TARGETS[t], comp.bytes.size, (const char *)comp.bytes.data, flags,
+                          trained.bytes.size);
+            assert_true((uint64_t)comp.bytes.size * 100 <= (uint64_t)trained.bytes.size * 101);
+            char err[256];
+            if (sm && (flags & 4)) {
+                sign_streams++;
+                assert_true(flags == 4 || flags == 5 || flags == 7);
+                err[0] = 0;
+                assert_null(trained_row->ops->decode(trained_row, comp.bytes.data, comp.bytes.size, rig, err,
+                                                     sizeof err));
+                assert_non_null(strstr(err, "reads version 1 flags 0, 1 or 3"));
+                anim_clip *clip = row->ops->decode(row, comp.bytes.data, comp.bytes.size, rig, err, sizeof err);
+                assert_non_null(clip);
+                clip_free(clip);
+                static const uint8_t BAD[] = {2, 6, 8, 0x81};
+                for (size_t b = 0; b < sizeof BAD; b++) {
+                    byte_buffer bad;
+                    bytes_init(&bad);
+                    bytes_append(&bad, comp.bytes.data, comp.bytes.size);
+                    bad.data[3] = BAD[b];
+                    err[0] = 0;
+                    assert_null(row->ops->decode(row, bad.data, bad.size, rig, err, sizeof err));
+                    assert_non_null(strstr(err, "reads version 1 flags 0, 1, 3, 4, 5 or 7"));
+                    bytes_free(&bad);
+                }
+            }
+            codec_output_free(&comp);
+            codec_output_free(&trained);
+        }
+        measured_clip_free(m);
+    }
+    assert_true(sign_streams > 0);
+}
+
 /* A match stream rebuilt from `in` (an SM stream: 28 header bytes, six section sizes) with `extra`
  * zero bytes appended to section `grow`, its size grown to match. */
 static byte_buffer sm_with_grown_section(const byte_buffer *in, int grow, size_t extra)
@@ -397,6 +535,8 @@ int main(void)
         cmocka_unit_test(test_match_row_takes_the_repeats),
         cmocka_unit_test(test_match_stream_refusals),
         cmocka_unit_test(test_trained_row),
+        cmocka_unit_test(test_comp_trained_match_margin),
+        cmocka_unit_test(test_comp_trained_signs),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,6 +7,7 @@
 
 #include "core/limits.h"
 #include "codecs/entropy/match_model.h"
+#include "codecs/entropy/residual_signs.h"
 #include "codecs/shellpack/shellpack.h"
 #include "codecs/shellpack/shellpack_match.h"
 #include "codecs/shellpack/shellpack_priors.h"
@@ -14,7 +15,8 @@
 #define SM_VERSION 1
 #define SM_FLAG_PRIORS 1u   /* the residual models start from the row's built-in states (shellpack_priors.h) */
 #define SM_FLAG_NO_MATCH 2u /* the residuals go straight to the residual coder (with SM_FLAG_PRIORS only) */
-#define SM_STREAM_KINDS 3   /* flags 0, 1 and 3 */
+#define SM_FLAG_SIGNS 4u    /* each sign coded in its own context (residual_signs.h) */
+#define SM_STREAM_KINDS 6   /* flags 0, 1 and 3, and with SM_FLAG_SIGNS 4, 5 and 7 */
 #define SM_FIXED_HEADER 28 /* shellpack's: magic, version, flags, frames, fps, target, shell, checksum */
 enum { SM_FOLDING, SM_CONSTANTS, SM_STEPS, SM_RESIDUALS, SM_SECTIONS = SM_RESIDUALS + SP_TYPES };
 static const char *const SM_SECTION_NAMES[SM_SECTIONS] = {
@@ -47,17 +49,25 @@ typedef struct residual_coder {
     bit_writer *w;
     bit_reader *r;
     residual_model model;
+    sign_model signs;
     match_model match;
     bool use_match; /* off: every residual straight through the residual coder */
+    bool use_signs; /* each sign in its sign context */
 } residual_coder;
 
-/* The residual model a stream with these flags starts from: 1/2 everywhere, or the row's priors. */
-static void start_model(residual_model *m, const shellpack_match_config *cfg, int flags, int type)
+/* The models a stream with these flags starts from: 1/2 everywhere, or the row's priors. */
+static void start_models(residual_coder *rc, const shellpack_match_config *cfg, int flags, int type)
 {
-    if (flags & SM_FLAG_PRIORS)
-        memcpy(m, cfg->priors[type], sizeof *m);
-    else
-        residual_model_init(m);
+    rc->use_match = !(flags & SM_FLAG_NO_MATCH);
+    rc->use_signs = (flags & SM_FLAG_SIGNS) != 0;
+    if (flags & SM_FLAG_PRIORS) {
+        memcpy(&rc->model, cfg->priors[type], sizeof rc->model);
+        if (rc->use_signs)
+            memcpy(&rc->signs, &SP_SIGN_PRIORS[type], sizeof rc->signs);
+    } else {
+        residual_model_init(&rc->model);
+        sign_model_init(&rc->signs);
+    }
 }
 
 static void code_residuals(sp_plan *p, int type, residual_coder *rc)
@@ -71,11 +81,25 @@ static void code_residuals(sp_plan *p, int type, residual_coder *rc)
             sp_predictor_state s;
             sp_predictor_reset(&s);
             uint32_t m1 = 0, m2 = 0;
+            int32_t r = 0;
             for (int f = 0; f < p->frames; f++) {
                 const int64_t predicted = sp_predict(t->predictor[c], &s);
                 const int ctx = sp_curve_context(m1, m2);
-                int32_t r;
-                if (rc->e) {
+                if (rc->use_signs) {
+                    const int sctx = sign_context(f ? r : 0, s.seen >= 2 ? s.k1 - s.k2 : 0);
+                    if (rc->e) {
+                        r = sp_wrap32((int64_t)k[f] - predicted);
+                        if (rc->use_match)
+                            match_encode_signs(rc->e, rc->w, &rc->model, &rc->signs, &rc->match, ctx, sctx, r);
+                        else
+                            residual_encode_signs(rc->e, rc->w, &rc->model, &rc->signs, ctx, sctx, r);
+                    } else {
+                        r = rc->use_match
+                                ? match_decode_signs(rc->d, rc->r, &rc->model, &rc->signs, &rc->match, ctx, sctx)
+                                : residual_decode_signs(rc->d, rc->r, &rc->model, &rc->signs, ctx, sctx);
+                        k[f] = sp_wrap32(predicted + r);
+                    }
+                } else if (rc->e) {
                     r = sp_wrap32((int64_t)k[f] - predicted);
                     if (rc->use_match)
                         match_encode(rc->e, rc->w, &rc->model, &rc->match, ctx, r);
@@ -107,8 +131,8 @@ static int write_match_residuals(const sp_plan *p, int type, const shellpack_mat
     bit_writer w;
     rc_encoder_init(&e, &coded);
     bit_writer_init(&w, &raw_bits);
-    residual_coder rc = {.e = &e, .w = &w, .use_match = !(flags & SM_FLAG_NO_MATCH)};
-    start_model(&rc.model, cfg, flags, type);
+    residual_coder rc = {.e = &e, .w = &w};
+    start_models(&rc, cfg, flags, type);
     int result = match_model_init(&rc.match, rc.use_match ? count : 0);
     if (result == 0) {
         code_residuals((sp_plan *)p, type, &rc); /* the encoder only reads the plan */
@@ -180,8 +204,8 @@ static int read_match_residuals(sp_plan *p, int type, const shellpack_match_conf
     bit_reader r;
     rc_decoder_init(&d, data + pos, (size_t)coded);
     bit_reader_init(&r, data + pos + coded, size - pos - (size_t)coded);
-    residual_coder rc = {.d = &d, .r = &r, .use_match = !(flags & SM_FLAG_NO_MATCH)};
-    start_model(&rc.model, cfg, flags, type);
+    residual_coder rc = {.d = &d, .r = &r};
+    start_models(&rc, cfg, flags, type);
     if (match_model_init(&rc.match, rc.use_match ? count : 0) != 0)
         return snprintf(err, err_size, "out of memory"), -1;
     code_residuals(p, type, &rc);
@@ -214,10 +238,12 @@ static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *
     memset(p, 0, sizeof *p);
     if (size < SM_FIXED_HEADER || memcmp(bytes, "SM", 2) != 0)
         return snprintf(err, err_size, "shellpack-match stream: no SM header (%d bytes)", SM_FIXED_HEADER), -1;
-    const int flags = bytes[3], known = cfg->priors ? SM_FLAG_PRIORS | SM_FLAG_NO_MATCH : 0;
-    if (bytes[2] != SM_VERSION || (flags & ~known) != 0 || flags == SM_FLAG_NO_MATCH)
+    const int flags = bytes[3],
+              known = (cfg->priors ? SM_FLAG_PRIORS | SM_FLAG_NO_MATCH : 0) | (cfg->signs ? SM_FLAG_SIGNS : 0);
+    if (bytes[2] != SM_VERSION || (flags & ~known) != 0 || (flags & 3) == SM_FLAG_NO_MATCH)
         return snprintf(err, err_size, "shellpack-match stream: version %u flags 0x%02x, this row's decoder reads version "
-                        "%d flags %s", bytes[2], bytes[3], SM_VERSION, cfg->priors ? "0, 1 or 3" : "0"),
+                        "%d flags %s", bytes[2], bytes[3], SM_VERSION,
+                        cfg->signs ? "0, 1, 3, 4, 5 or 7" : cfg->priors ? "0, 1 or 3" : "0"),
                -1;
     const uint32_t frames = load_u32(bytes + 4);
     memcpy(fps, bytes + 8, 8); /* little-endian hosts, as shellpack's */
@@ -344,20 +370,57 @@ static void take(codec_output *to, codec_output *from)
 }
 
 /* The match streams a row writes of each source's plan, in the order they are offered. */
-static const int STREAM_FLAGS[SM_STREAM_KINDS] = {0, SM_FLAG_PRIORS, SM_FLAG_PRIORS | SM_FLAG_NO_MATCH};
+static const int STREAM_FLAGS[SM_STREAM_KINDS] = {0,
+                                                  SM_FLAG_PRIORS,
+                                                  SM_FLAG_PRIORS | SM_FLAG_NO_MATCH,
+                                                  SM_FLAG_SIGNS,
+                                                  SM_FLAG_SIGNS | SM_FLAG_PRIORS,
+                                                  SM_FLAG_SIGNS | SM_FLAG_PRIORS | SM_FLAG_NO_MATCH};
+
+/* The smallest stream offered so far of one kind (with the match model, or without it: a shellpack
+ * stream or flags 3) and when it was offered, so that a tie goes to the first. */
+typedef struct offered {
+    codec_output out;
+    bool have;
+    int order;
+} offered;
+
+/* Keeps `from` in `best` when it is the first of its kind or strictly smaller. */
+static void offer(offered *best, codec_output *from, int order)
+{
+    if (!best->have || from->bytes.size < best->out.bytes.size) {
+        take(&best->out, from);
+        best->have = true;
+        best->order = order;
+    }
+}
+
+/* The stream the row keeps: the smallest, the first on a tie; or, with a margin, the smallest stream
+ * with the match model only when it is smaller than every stream without it by more than the margin
+ * (its decoder pays a table look-up per value, a cache miss on a clip without repeats). */
+static bool keep_matched(const shellpack_match_config *cfg, const offered *plain, const offered *matched)
+{
+    if (!matched->have)
+        return false;
+    const size_t m = matched->out.bytes.size, u = plain->out.bytes.size;
+    if (cfg->match_margin_permille == 0)
+        return m < u || (m == u && matched->order < plain->order);
+    return (uint64_t)m * 1000u < (uint64_t)u * (uint64_t)(1000 - cfg->match_margin_permille);
+}
 
 static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
                   size_t err_size)
 {
     const shellpack_match_config *cfg = c->config;
-    const int kinds = cfg->priors ? SM_STREAM_KINDS : 1;
-    codec_output best, trial, matched[SM_STREAM_KINDS];
-    codec_output_init(&best);
+    const int kinds = cfg->signs ? SM_STREAM_KINDS : cfg->priors ? 3 : 1; /* STREAM_FLAGS' first 3, or 1 */
+    offered plain = {.have = false}, matched = {.have = false};
+    codec_output trial, versions[SM_STREAM_KINDS];
+    codec_output_init(&plain.out);
+    codec_output_init(&matched.out);
     codec_output_init(&trial);
     for (int k = 0; k < SM_STREAM_KINDS; k++)
-        codec_output_init(&matched[k]);
-    bool have = false;
-    int rc = 0;
+        codec_output_init(&versions[k]);
+    int rc = 0, order = 0;
     for (int i = 0; i < SHELLPACK_MATCH_SOURCES_MAX && cfg->sources[i] && rc == 0; i++) {
         const codec *source = codec_find(cfg->sources[i]);
         if (!source || source->param_count != c->param_count) {
@@ -371,37 +434,35 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
             break;
         int written[SM_STREAM_KINDS] = {0};
         for (int k = 0; k < kinds && rc == 0; k++) {
-            codec_output_free(&matched[k]);
-            matched[k].keys = trial.keys;
-            matched[k].key_time_bytes = 0;
-            matched[k].has_reported_error = trial.has_reported_error;
-            matched[k].reported_error_mm = trial.reported_error_mm;
-            matched[k].reported_joint = trial.reported_joint;
-            matched[k].reported_frame = trial.reported_frame;
-            written[k] = match_version(c, &trial, in->clip->rig, STREAM_FLAGS[k], &matched[k], err, err_size);
+            codec_output_free(&versions[k]);
+            versions[k].keys = trial.keys;
+            versions[k].key_time_bytes = 0;
+            versions[k].has_reported_error = trial.has_reported_error;
+            versions[k].reported_error_mm = trial.reported_error_mm;
+            versions[k].reported_joint = trial.reported_joint;
+            versions[k].reported_frame = trial.reported_frame;
+            written[k] = match_version(c, &trial, in->clip->rig, STREAM_FLAGS[k], &versions[k], err, err_size);
             rc = written[k] < 0 ? -1 : 0;
         }
         if (rc != 0)
             break;
-        /* the first stream, then any strictly smaller one */
-        if (!have || trial.bytes.size < best.bytes.size) {
-            take(&best, &trial);
-            have = true;
-        }
+        /* in the order offered: the source's own stream, then its versions */
+        offer(&plain, &trial, order++);
         for (int k = 0; k < kinds; k++)
-            if (written[k] == 1 && matched[k].bytes.size < best.bytes.size)
-                take(&best, &matched[k]);
+            if (written[k] == 1)
+                offer(STREAM_FLAGS[k] & SM_FLAG_NO_MATCH ? &plain : &matched, &versions[k], order++);
     }
-    if (rc == 0 && !have) {
+    if (rc == 0 && !plain.have) {
         snprintf(err, err_size, "%s: no source row", c->name);
         rc = -1;
     }
     if (rc == 0)
-        take(out, &best);
-    codec_output_free(&best);
+        take(out, keep_matched(cfg, &plain, &matched) ? &matched.out : &plain.out);
+    codec_output_free(&plain.out);
+    codec_output_free(&matched.out);
     codec_output_free(&trial);
     for (int k = 0; k < SM_STREAM_KINDS; k++)
-        codec_output_free(&matched[k]);
+        codec_output_free(&versions[k]);
     return rc;
 }
 

@@ -8,6 +8,7 @@
 #define ANIMBENCH_SHELLPACK_PRIORS_H
 
 #include "codecs/entropy/range_coder.h"
+#include "codecs/entropy/residual_signs.h"
 #include "codecs/shellpack/shellpack.h"
 
 /* A residual model is an array of adaptive bits (residual_model_init reads it so). */
@@ -19,6 +20,8 @@ _Static_assert(sizeof(residual_model) == SP_PRIOR_SLOTS * sizeof(rc_prob), "a re
 #define SP_PRIORS_HOLD_OUT 5
 
 extern const rc_prob SP_PRIORS[SP_TYPES][SP_PRIOR_SLOTS];
+/* The sign contexts' initial states (residual_signs.h), trained the same way on the same plans. */
+extern const sign_model SP_SIGN_PRIORS[SP_TYPES];
 extern const char SP_PRIORS_ABOUT[]; /* what they were trained on, as the program wrote it */
 
 #endif

@@ -157,7 +157,11 @@ int cmd_train(int argc, char **argv)
     bytes_init(&text);
     if (rc == 0) {
         static rc_prob states[SP_TYPES][SP_PRIOR_SLOTS], untrained[SP_TYPES][SP_PRIOR_SLOTS];
+        static sign_model signs[SP_TYPES], signs_untrained[SP_TYPES];
         sp_trainer_fit(trainer, states);
+        sp_trainer_fit_signs(trainer, signs);
+        for (int type = 0; type < SP_TYPES; type++)
+            sign_model_init(&signs_untrained[type]);
         for (int type = 0; type < SP_TYPES; type++)
             for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
                 untrained[type][i] = RC_PROB_INIT;
@@ -168,7 +172,10 @@ int cmd_train(int argc, char **argv)
         char about[256];
         snprintf(about, sizeof about, "%s at 0.1 and 1 mm on %d of the %d clips of %s (all but every %dth by name)",
                  TRAIN_ROW, training, count, data, SP_PRIORS_HOLD_OUT);
-        if (sp_priors_source((const_states)states, about, &text) != 0) {
+        double signs_before[SP_TYPES], signs_plain[SP_TYPES], signs_after[SP_TYPES], unused[SP_TYPES];
+        sp_trainer_sign_bits(trainer, (const_states)untrained, signs_untrained, unused, signs_before);
+        sp_trainer_sign_bits(trainer, (const_states)states, signs, signs_plain, signs_after);
+        if (sp_priors_source((const_states)states, signs, about, &text) != 0) {
             fprintf(stderr, "animbench train-priors: out of memory\n");
             rc = 1;
         }
@@ -182,6 +189,12 @@ int cmd_train(int argc, char **argv)
                         "(%.2f %% fewer, on the training clips themselves)\n", TYPE_NAMES[type],
                         (unsigned long long)trainer->residuals[type], before[type], after[type],
                         100.0 * (before[type] - after[type]) / before[type]);
+        for (int type = 0; type < SP_TYPES; type++)
+            if (trainer->residuals[type])
+                fprintf(report, "  %-11s signs: %12.0f bits in their residual contexts, trained; in sign contexts %.0f "
+                        "from 1/2, %.0f trained (%.2f %% fewer than the first)\n", TYPE_NAMES[type], signs_plain[type],
+                        signs_before[type], signs_after[type],
+                        100.0 * (signs_plain[type] - signs_after[type]) / signs_plain[type]);
     }
     sp_trainer_free(trainer);
     clip_names_free(names, count);

@@ -10,9 +10,12 @@ sp_trainer *sp_trainer_create(void)
     sp_trainer *t = calloc(1, sizeof *t);
     if (!t)
         return NULL;
-    for (int type = 0; type < SP_TYPES; type++)
+    for (int type = 0; type < SP_TYPES; type++) {
         for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
             bit_trace_init(&t->trace[type][i]);
+        for (size_t i = 0; i < SP_SIGN_SLOTS; i++)
+            bit_trace_init(&t->sign_trace[type][i]);
+    }
     rc_cost_table_init(&t->costs);
     residual_model_init(&t->probe);
     return t;
@@ -22,9 +25,12 @@ void sp_trainer_free(sp_trainer *t)
 {
     if (!t)
         return;
-    for (int type = 0; type < SP_TYPES; type++)
+    for (int type = 0; type < SP_TYPES; type++) {
         for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
             bit_trace_free(&t->trace[type][i]);
+        for (size_t i = 0; i < SP_SIGN_SLOTS; i++)
+            bit_trace_free(&t->sign_trace[type][i]);
+    }
     free(t);
 }
 
@@ -32,8 +38,9 @@ void sp_trainer_free(sp_trainer *t)
  * probe model starts every bit at 1/2 with nothing seen, residual_cost steps the bits it codes (as
  * coding does), and a bit it met has seen one value, moved up for a 0 and down for a 1.  So the
  * trainer follows the coder's binarisation without a copy of it.  The bits a context can meet are
- * its own nonzero, sign, direction and class bits and the shared bits below a leading one. */
-static void trace_residual(sp_trainer *t, int type, int ctx, int32_t r)
+ * its own nonzero, sign, direction and class bits and the shared bits below a leading one.  The sign
+ * bit goes to the sign context's trace too. */
+static void trace_residual(sp_trainer *t, int type, int ctx, int sctx, int32_t r)
 {
     residual_model *m = &t->probe;
     (void)residual_cost(&t->costs, m, ctx, r);
@@ -42,6 +49,8 @@ static void trace_residual(sp_trainer *t, int type, int ctx, int32_t r)
     for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
         if (own[i]->seen) {
             bit_trace_add(&t->trace[type][own[i] - base], t->plans, own[i]->p < RC_PROB_INIT.p);
+            if (own[i] == &m->negative[ctx])
+                bit_trace_add(&t->sign_trace[type][ctx * SIGN_CONTEXTS + sctx], t->plans, own[i]->p < RC_PROB_INIT.p);
             *own[i] = RC_PROB_INIT;
         }
     for (int c = 0; c < RESIDUAL_CLASSES; c++) {
@@ -71,9 +80,12 @@ int sp_trainer_add_plan(sp_trainer *t, const sp_plan *p)
                 sp_predictor_state s;
                 sp_predictor_reset(&s);
                 uint32_t m1 = 0, m2 = 0;
+                int32_t previous = 0;
                 for (int f = 0; f < p->frames; f++) {
                     const int32_t r = sp_wrap32((int64_t)k[f] - sp_predict(tr->predictor[c], &s));
-                    trace_residual(t, type, sp_curve_context(m1, m2), r);
+                    trace_residual(t, type, sp_curve_context(m1, m2),
+                                   sign_context(previous, s.seen >= 2 ? s.k1 - s.k2 : 0), r);
+                    previous = r;
                     sp_predictor_update(tr->predictor[c], &s, k[f], r);
                     m2 = m1;
                     m1 = sp_magnitude(r);
@@ -82,10 +94,14 @@ int sp_trainer_add_plan(sp_trainer *t, const sp_plan *p)
             }
         }
     t->plans++;
-    for (int type = 0; type < SP_TYPES; type++)
+    for (int type = 0; type < SP_TYPES; type++) {
         for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
             if (t->trace[type][i].failed)
                 return -1;
+        for (size_t i = 0; i < SP_SIGN_SLOTS; i++)
+            if (t->sign_trace[type][i].failed)
+                return -1;
+    }
     return 0;
 }
 
@@ -94,6 +110,32 @@ void sp_trainer_fit(const sp_trainer *t, rc_prob out[SP_TYPES][SP_PRIOR_SLOTS])
     for (int type = 0; type < SP_TYPES; type++)
         for (size_t i = 0; i < SP_PRIOR_SLOTS; i++)
             out[type][i] = bit_trace_fit(&t->trace[type][i], &t->costs);
+}
+
+void sp_trainer_fit_signs(const sp_trainer *t, sign_model out[SP_TYPES])
+{
+    for (int type = 0; type < SP_TYPES; type++)
+        for (int ctx = 0; ctx < RESIDUAL_CONTEXTS; ctx++)
+            for (int s = 0; s < SIGN_CONTEXTS; s++)
+                out[type].negative[ctx][s] = bit_trace_fit(&t->sign_trace[type][ctx * SIGN_CONTEXTS + s], &t->costs);
+}
+
+void sp_trainer_sign_bits(const sp_trainer *t, const rc_prob states[SP_TYPES][SP_PRIOR_SLOTS],
+                          const sign_model signs[SP_TYPES], double plain[SP_TYPES], double in_context[SP_TYPES])
+{
+    const residual_model *layout = &t->probe; /* where each context's sign bit sits among the slots */
+    for (int type = 0; type < SP_TYPES; type++) {
+        uint64_t a = 0, b = 0;
+        for (int ctx = 0; ctx < RESIDUAL_CONTEXTS; ctx++) {
+            const size_t slot = (size_t)(&layout->negative[ctx] - (const rc_prob *)layout);
+            a += bit_trace_cost(&t->trace[type][slot], &t->costs, states[type][slot]);
+            for (int s = 0; s < SIGN_CONTEXTS; s++)
+                b += bit_trace_cost(&t->sign_trace[type][ctx * SIGN_CONTEXTS + s], &t->costs,
+                                    signs[type].negative[ctx][s]);
+        }
+        plain[type] = (double)a / RC_COST_SCALE;
+        in_context[type] = (double)b / RC_COST_SCALE;
+    }
 }
 
 void sp_trainer_cost_bits(const sp_trainer *t, const rc_prob states[SP_TYPES][SP_PRIOR_SLOTS], double bits[SP_TYPES])
@@ -111,7 +153,8 @@ static void put(byte_buffer *out, const char *text)
     bytes_append(out, text, strlen(text));
 }
 
-int sp_priors_source(const rc_prob states[SP_TYPES][SP_PRIOR_SLOTS], const char *about, byte_buffer *out)
+int sp_priors_source(const rc_prob states[SP_TYPES][SP_PRIOR_SLOTS], const sign_model signs[SP_TYPES], const char *about,
+                     byte_buffer *out)
 {
     static const char *const TYPE_NAMES[SP_TYPES] = {"rotation", "translation", "scale"};
     out->size = 0;
@@ -133,6 +176,22 @@ int sp_priors_source(const rc_prob states[SP_TYPES][SP_PRIOR_SLOTS], const char 
             put(out, cell);
         }
         put(out, "    },\n");
+    }
+    put(out, "};\n\n/* The sign contexts' states (residual_signs.h): [residual context][sign context]. */\n"
+             "const sign_model SP_SIGN_PRIORS[SP_TYPES] = {\n");
+    for (int type = 0; type < SP_TYPES; type++) {
+        snprintf(cell, sizeof cell, "    {{ /* %s */\n", TYPE_NAMES[type]);
+        put(out, cell);
+        for (int ctx = 0; ctx < RESIDUAL_CONTEXTS; ctx++) {
+            put(out, "        {");
+            for (int s = 0; s < SIGN_CONTEXTS; s++) {
+                snprintf(cell, sizeof cell, "%s{%u, %u}", s ? ", " : "", (unsigned)signs[type].negative[ctx][s].p,
+                         (unsigned)signs[type].negative[ctx][s].seen);
+                put(out, cell);
+            }
+            put(out, "},\n");
+        }
+        put(out, "    }},\n");
     }
     put(out, "};\n");
     return out->failed ? -1 : 0;
