@@ -99,7 +99,10 @@ static void test_fit_knows_the_answer(void **state)
  * residual_cost charges for the same residuals in the same contexts with one fresh model per type,
  * walked here over the plan independently of the trainer's walk; and with the sign traces in place
  * of the residual models' sign bits, to what residual_cost_signs charges with the sign contexts
- * (residual_signs.h: the previous residual and the curve's last move, as the match stream takes them). */
+ * (residual_signs.h: the previous residual and the curve's last move, as the match stream takes them);
+ * and each sign context's trace, bit by bit, the signs of the nonzero residuals the test itself
+ * finds in that context, in order (a cost alone could not tell a bit inverted or a context
+ * relabelled). */
 static void test_trainer_traces_what_the_coder_codes(void **state)
 {
     (void)state;
@@ -122,6 +125,8 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
         sign_model signs;
         sign_model_init(&signs);
         uint64_t coder = 0, traced = 0, raw = 0, coder_signs = 0, traced_signs = 0;
+        static uint8_t expected[SP_SIGN_SLOTS][1u << 16];
+        size_t expected_count[SP_SIGN_SLOTS] = {0};
         for (int b = 0; b < plan.bones; b++) {
             const sp_track *tr = sp_track_at(&plan, b, type);
             for (int c = 0; tr->mode == SP_ANIM && c < sp_comps(&plan, type); c++) {
@@ -134,7 +139,13 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
                     const int ctx = sp_curve_context(sp_magnitude(last[0]), sp_magnitude(last[1]));
                     coder += residual_cost(&costs, &model, ctx, r);
                     const int64_t move = f >= 2 ? (int64_t)sp_curve(&plan, b, type, c)[f - 1] - sp_curve(&plan, b, type, c)[f - 2] : 0;
-                    coder_signs += residual_cost_signs(&costs, &signed_model, &signs, ctx, sign_context(last[0], move), r);
+                    const int sctx = sign_context(last[0], move);
+                    coder_signs += residual_cost_signs(&costs, &signed_model, &signs, ctx, sctx, r);
+                    if (r != 0) {
+                        const size_t cell = (size_t)ctx * SIGN_CONTEXTS + (size_t)sctx;
+                        assert_true(expected_count[cell] < sizeof expected[cell]);
+                        expected[cell][expected_count[cell]++] = r < 0;
+                    }
                     const uint32_t a = sp_magnitude(r);
                     const int leading = a ? 31 - __builtin_clz(a) : 0; /* a in [2^leading, 2^(leading + 1)) */
                     raw += leading > 1 ? (uint64_t)(leading - 1) * RC_COST_SCALE : 0;
@@ -158,6 +169,12 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
                       (unsigned long long)raw, (unsigned long long)coder_signs, (unsigned long long)(traced_signs + raw));
         assert_int_equal(traced + raw, coder);
         assert_int_equal(traced_signs + raw, coder_signs);
+        for (size_t cell = 0; cell < SP_SIGN_SLOTS; cell++) {
+            const bit_trace *bt = &t->sign_trace[type][cell];
+            assert_int_equal(bt->count, expected_count[cell]);
+            if (bt->count)
+                assert_memory_equal(bt->bits, expected[cell], bt->count);
+        }
     }
     assert_true(residuals > 1000);
     assert_int_equal(t->residuals[SP_ROT] + t->residuals[SP_POS] + t->residuals[SP_SCL], residuals);

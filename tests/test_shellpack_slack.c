@@ -327,7 +327,9 @@ static const codec *with_margin(const char *name, const char *copy_name, int per
  * row's stream is the smallest or one without the model at most 1 % larger, and the other copy's has
  * no match model and is no smaller.  The margin acts both ways: on the walk (a gait cycle three times
  * over, whose repeats the model takes by more than half the bytes) the row keeps the match stream
- * and the other copy turns it down. */
+ * and the other copy turns it down.  And the threshold itself: the walk's match stream at 0.1 mm is
+ * kept by a copy whose margin is a thousandth below the saving it makes over the smallest stream
+ * without the model (the other copy's) and turned down by one a thousandth above it. */
 static void test_comp_trained_match_margin(void **state)
 {
     (void)state;
@@ -374,6 +376,27 @@ static void test_comp_trained_match_margin(void **state)
         measured_clip_free(m);
     }
     assert_true(walk_turned_down > 0);
+    measured_clip *m = row_measured_clip(row_source("walk", 0));
+    codec_output matched = encode_row(m, smallest_row.name, 0.1), plain = encode_row(m, half_row.name, 0.1);
+    assert_true(uses_match_model(&matched) && !uses_match_model(&plain));
+    const int saving = (int)(1000 - (uint64_t)matched.bytes.size * 1000 / plain.bytes.size); /* thousandths, rounded up */
+    static shellpack_match_config below_cfg, above_cfg;
+    static codec below_row, above_row;
+    with_margin("shellpack-comp-trained", "test-comp-trained-below", saving - 1, &below_cfg, &below_row);
+    with_margin("shellpack-comp-trained", "test-comp-trained-above", saving + 1, &above_cfg, &above_row);
+    codec_output below = encode_row(m, below_row.name, 0.1), above = encode_row(m, above_row.name, 0.1);
+    print_message("  walk at 0.1 mm: the match stream saves %d thousandths (%zu against %zu bytes); margin %d: %zu bytes, "
+                  "margin %d: %zu\n", saving, matched.bytes.size, plain.bytes.size, saving - 1, below.bytes.size,
+                  saving + 1, above.bytes.size);
+    assert_true(uses_match_model(&below));
+    assert_memory_equal(below.bytes.data, matched.bytes.data, matched.bytes.size);
+    assert_false(uses_match_model(&above));
+    assert_int_equal(above.bytes.size, plain.bytes.size);
+    codec_output_free(&matched);
+    codec_output_free(&plain);
+    codec_output_free(&below);
+    codec_output_free(&above);
+    measured_clip_free(m);
 }
 
 /* shellpack-comp-trained also writes each of its streams with every sign in its own context (flag 4,
@@ -402,7 +425,7 @@ static void test_comp_trained_signs(void **state)
             print_message("  %s at %g mm: shellpack-comp-trained %zu bytes (%.2s flags %d), shellpack-trained %zu\n",
                           CLIPS[i], TARGETS[t], comp.bytes.size, (const char *)comp.bytes.data, flags,
                           trained.bytes.size);
-            assert_true((uint64_t)comp.bytes.size * 100 <= (uint64_t)trained.bytes.size * 101);
+            assert_true((uint64_t)comp.bytes.size * 990 <= (uint64_t)trained.bytes.size * 1000); /* the margin's 1 % */
             char err[256];
             if (sm && (flags & 4)) {
                 sign_streams++;

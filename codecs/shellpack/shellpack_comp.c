@@ -141,11 +141,19 @@ static bool compensated(const sp_encoder *e, int d)
 
 /* Every joint's decoded state, rotations with a parent quantised against it (plan and values
  * updated); whether the clip meets the target. */
+static bool rebuild_from(comp_loop *L, int first);
 static bool rebuild(comp_loop *L)
+{
+    return rebuild_from(L, 0);
+}
+
+/* The same for joints `first` on (rig order: a joint's state depends only on joints before it),
+ * those before it as they are; whether the joints rebuilt meet the target. */
+static bool rebuild_from(comp_loop *L, int first)
 {
     sp_encoder *e = L->e;
     bool ok = true;
-    for (int b = 0; b < e->nb; b++) {
+    for (int b = first; b < e->nb; b++) {
         const int p = e->rig->parents[b];
         if (compensated(e, b))
             for (int f = 0; f < e->n; f++) {
@@ -204,10 +212,6 @@ static bool within_at(comp_loop *L, int j, int f, const double *lj)
     return true;
 }
 
-/* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
- * within the target, every compensated joint below it quantised again at each frame j changes.  The
- * frame where j's last trial failed is checked first: a trial that fails mostly fails there again,
- * and the answer does not depend on the order. */
 /* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
  * within the target, every compensated joint below it quantised again at each frame j changes.  A
  * trial that fails mostly fails where the subtree is nearest its target now, or where the joint's
@@ -507,11 +511,13 @@ int spe_compensate(sp_encoder *e, char *err, size_t err_size)
  * shellpack_exchange.c's search, with every trial a compensated one (try_step: a rotation's subtree
  * quantised again against it), so that a finer step on one joint lets its ancestors and its subtree
  * coarsen as the compensated loop measures them.  A trial's changes reach every compensated joint
- * below a changed rotation, so an exchange is put back from a copy of the whole state. */
+ * below a changed rotation, so an exchange is put back from a copy of the plan's steps and integers
+ * (48 bytes a joint-sample), the decoded state then rebuilt from them: before the slack phase every
+ * compensated integer is its target against its decoded parent, so the rebuild gives the state back
+ * bit for bit (tests/test_shellpack_comp.c checks it). */
 typedef struct comp_state {
     sp_track *tracks;
     int32_t *q;
-    double *val, *loc, *world, *err, *err_sub;
 } comp_state;
 
 static size_t state_values(const sp_encoder *e)
@@ -521,36 +527,35 @@ static size_t state_values(const sp_encoder *e)
 
 static bool comp_state_alloc(comp_state *s, const sp_encoder *e)
 {
-    const size_t js = (size_t)e->nb * (size_t)e->n;
-    *s = (comp_state){malloc((size_t)e->nb * SP_TYPES * sizeof(sp_track)), malloc(state_values(e) * sizeof(int32_t)),
-                      malloc(state_values(e) * sizeof(double)), malloc(js * POSE_STRIDE * sizeof(double)),
-                      malloc(js * 7 * sizeof(double)), malloc(js * sizeof(double)), malloc(js * sizeof(double))};
-    return s->tracks && s->q && s->val && s->loc && s->world && s->err && s->err_sub;
+    *s = (comp_state){malloc((size_t)e->nb * SP_TYPES * sizeof(sp_track)), malloc(state_values(e) * sizeof(int32_t))};
+    return s->tracks && s->q;
 }
 
 static void comp_state_free(comp_state *s)
 {
     free(s->tracks);
     free(s->q);
-    free(s->val);
-    free(s->loc);
-    free(s->world);
-    free(s->err);
-    free(s->err_sub);
 }
 
-static void comp_state_copy(const sp_encoder *e, comp_state *to, bool save)
+static void comp_state_save(const sp_encoder *e, comp_state *to)
 {
-    const size_t js = (size_t)e->nb * (size_t)e->n, tr = (size_t)e->nb * SP_TYPES * sizeof(sp_track);
-#define COPY(field, src, n) (save ? memcpy(to->field, src, n) : memcpy(src, to->field, n))
-    COPY(tracks, e->plan.tracks, tr);
-    COPY(q, e->plan.q, state_values(e) * sizeof(int32_t));
-    COPY(val, e->val, state_values(e) * sizeof(double));
-    COPY(loc, e->loc, js * POSE_STRIDE * sizeof(double));
-    COPY(world, e->world, js * 7 * sizeof(double));
-    COPY(err, e->err, js * sizeof(double));
-    COPY(err_sub, e->err_sub, js * sizeof(double));
-#undef COPY
+    memcpy(to->tracks, e->plan.tracks, (size_t)e->nb * SP_TYPES * sizeof(sp_track));
+    memcpy(to->q, e->plan.q, state_values(e) * sizeof(int32_t));
+}
+
+/* The saved steps and integers back into the plan; the first joint (rig order) whose differed. */
+static int comp_state_put_back(sp_encoder *e, const comp_state *from)
+{
+    const size_t per_joint = (size_t)SP_TYPES * SP_MAX_COMPS * (size_t)e->n;
+    int first = e->nb;
+    for (int b = 0; b < e->nb && first == e->nb; b++)
+        if (memcmp(e->plan.tracks + (size_t)b * SP_TYPES, from->tracks + (size_t)b * SP_TYPES,
+                   SP_TYPES * sizeof(sp_track)) != 0 ||
+            memcmp(e->plan.q + (size_t)b * per_joint, from->q + (size_t)b * per_joint, per_joint * sizeof(int32_t)) != 0)
+            first = b;
+    memcpy(e->plan.tracks, from->tracks, (size_t)e->nb * SP_TYPES * sizeof(sp_track));
+    memcpy(e->plan.q, from->q, state_values(e) * sizeof(int32_t));
+    return first;
 }
 
 /* Estimated bits of every curve that differs between the saved state and now: before and now. */
@@ -586,12 +591,27 @@ int spe_compensated_exchange(sp_encoder *e, int largest, char *err, size_t err_s
         free(costs);
         free(related);
         comp_state_free(&saved);
-        snprintf(err, err_size, "out of memory (the compensated step exchange's copy of the state)");
+        snprintf(err, err_size, "out of memory (the compensated step exchange's copy of the plan)");
         return -1;
     }
-    rebuild(&L);
-    spe_choose_predictors(e);
-    for (int type = 0; type < SP_TYPES; type++)
+    /* A plan spe_compensate left as shellpack's (no compensated level met the target) is not
+     * compensated, and quantised against its parents at its steps it may miss: then no exchange, and
+     * the plan as it came (its values the original rotations again, as that fallback has them). */
+    comp_state_save(e, &saved);
+    if (!rebuild(&L)) {
+        comp_state_put_back(e, &saved);
+        for (int b = 0; b < e->nb; b++)
+            for (int f = 0; f < e->n; f++) {
+                double v[3];
+                log_map(ref_at(&L, b, f), v);
+                for (int c = 0; c < 3; c++)
+                    val_at(e, b, SP_ROT, c)[f] = v[c];
+            }
+        spe_rebuild(e);
+        largest = 0;
+    } else
+        spe_choose_predictors(e);
+    for (int type = 0; type < SP_TYPES && largest > 0; type++)
         if (sp_type_animated(&e->plan, type))
             sp_tabulate_costs(e, type, &costs[type]);
     for (int d = largest; d >= 1 && d >= largest / 8; d /= 2)
@@ -603,7 +623,7 @@ int spe_compensated_exchange(sp_encoder *e, int largest, char *err, size_t err_s
                     const int finer = sp_track_at(&e->plan, b, type)->step_index[c] + d;
                     if (finer > SP_STEP_INDEX_MAX)
                         continue;
-                    comp_state_copy(e, &saved, true);
+                    comp_state_save(e, &saved);
                     if (!try_step(&L, b, type, c, finer))
                         continue;
                     memset(related, 0, (size_t)e->nb);
@@ -632,7 +652,7 @@ int spe_compensated_exchange(sp_encoder *e, int largest, char *err, size_t err_s
                     uint64_t before, now;
                     comp_changed_costs(e, &saved, costs, &before, &now);
                     if (now >= before)
-                        comp_state_copy(e, &saved, false);
+                        rebuild_from(&L, comp_state_put_back(e, &saved));
                 }
             }
     comp_loop_free(&L);

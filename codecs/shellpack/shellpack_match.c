@@ -23,6 +23,8 @@ static const char *const SM_SECTION_NAMES[SM_SECTIONS] = {
     "folding", "constants", "steps and predictors", "rotation residuals", "translation residuals", "scale residuals"};
 static const char *const TYPE_NAMES[SP_TYPES] = {"rotation", "translation", "scale"};
 
+static bool row_writes(const shellpack_match_config *cfg, int flags);
+
 static bool every_frame_kept(const sp_plan *p)
 {
     for (size_t i = 0; i < (size_t)p->bones * (size_t)p->frames; i++)
@@ -238,13 +240,20 @@ static int read_match_stream(const uint8_t *bytes, size_t size, const anim_rig *
     memset(p, 0, sizeof *p);
     if (size < SM_FIXED_HEADER || memcmp(bytes, "SM", 2) != 0)
         return snprintf(err, err_size, "shellpack-match stream: no SM header (%d bytes)", SM_FIXED_HEADER), -1;
-    const int flags = bytes[3],
-              known = (cfg->priors ? SM_FLAG_PRIORS | SM_FLAG_NO_MATCH : 0) | (cfg->signs ? SM_FLAG_SIGNS : 0);
-    if (bytes[2] != SM_VERSION || (flags & ~known) != 0 || (flags & 3) == SM_FLAG_NO_MATCH)
+    const int flags = bytes[3];
+    if (bytes[2] != SM_VERSION || !row_writes(cfg, flags)) {
+        char read[32] = "", *at = read; /* the flags it reads: "0, 1 or 3" */
+        int listed = 0, total = 0;
+        for (int f = 0; f < 8; f++)
+            total += row_writes(cfg, f);
+        for (int f = 0; f < 8; f++)
+            if (row_writes(cfg, f))
+                at += snprintf(at, sizeof read - (size_t)(at - read), "%s%d",
+                               listed++ == 0 ? "" : listed == total ? " or " : ", ", f);
         return snprintf(err, err_size, "shellpack-match stream: version %u flags 0x%02x, this row's decoder reads version "
-                        "%d flags %s", bytes[2], bytes[3], SM_VERSION,
-                        cfg->signs ? "0, 1, 3, 4, 5 or 7" : cfg->priors ? "0, 1 or 3" : "0"),
+                        "%d flags %s", bytes[2], bytes[3], SM_VERSION, read),
                -1;
+    }
     const uint32_t frames = load_u32(bytes + 4);
     memcpy(fps, bytes + 8, 8); /* little-endian hosts, as shellpack's */
     if (frames < 1 || frames > LIMIT_FRAMES_MAX || !(*fps >= LIMIT_RATE_MIN_HZ && *fps <= LIMIT_RATE_MAX_HZ))
@@ -369,6 +378,14 @@ static void take(codec_output *to, codec_output *from)
     codec_output_init(from);
 }
 
+/* Whether a row with this config writes streams with these flags (its decoder reads no others): flags
+ * 1 and 3 with priors, 4, 5 and 7 with priors and signs (flag 4 alone with signs). */
+static bool row_writes(const shellpack_match_config *cfg, int flags)
+{
+    const int known = (cfg->priors ? SM_FLAG_PRIORS | SM_FLAG_NO_MATCH : 0) | (cfg->signs ? SM_FLAG_SIGNS : 0);
+    return (flags & ~known) == 0 && (flags & 3) != SM_FLAG_NO_MATCH;
+}
+
 /* The match streams a row writes of each source's plan, in the order they are offered. */
 static const int STREAM_FLAGS[SM_STREAM_KINDS] = {0,
                                                   SM_FLAG_PRIORS,
@@ -412,7 +429,10 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
                   size_t err_size)
 {
     const shellpack_match_config *cfg = c->config;
-    const int kinds = cfg->signs ? SM_STREAM_KINDS : cfg->priors ? 3 : 1; /* STREAM_FLAGS' first 3, or 1 */
+    if (cfg->match_margin_permille < 0 || cfg->match_margin_permille >= 1000) {
+        snprintf(err, err_size, "%s: a match margin of %d thousandths (0 to 999)", c->name, cfg->match_margin_permille);
+        return -1;
+    }
     offered plain = {.have = false}, matched = {.have = false};
     codec_output trial, versions[SM_STREAM_KINDS];
     codec_output_init(&plain.out);
@@ -433,7 +453,9 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
         if ((rc = source->ops->encode(source, in, p, &trial, err, err_size)) != 0)
             break;
         int written[SM_STREAM_KINDS] = {0};
-        for (int k = 0; k < kinds && rc == 0; k++) {
+        for (int k = 0; k < SM_STREAM_KINDS && rc == 0; k++) {
+            if (!row_writes(cfg, STREAM_FLAGS[k]))
+                continue;
             codec_output_free(&versions[k]);
             versions[k].keys = trial.keys;
             versions[k].key_time_bytes = 0;
@@ -448,7 +470,7 @@ static int encode(const codec *c, const codec_input *in, const codec_params *p, 
             break;
         /* in the order offered: the source's own stream, then its versions */
         offer(&plain, &trial, order++);
-        for (int k = 0; k < kinds; k++)
+        for (int k = 0; k < SM_STREAM_KINDS; k++)
             if (written[k] == 1)
                 offer(STREAM_FLAGS[k] & SM_FLAG_NO_MATCH ? &plain : &matched, &versions[k], order++);
     }

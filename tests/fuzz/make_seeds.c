@@ -1,7 +1,8 @@
 /* Writes the decoder fuzz target's seeds: a real stream of every codec on
  * a short walk (the study's rig) and on a short imported clip (the fuzz
  * target's 7-joint rig), each prefixed with the byte that makes the target
- * pick that codec and rig, and shellpack-match's match stream of a short jump.
+ * pick that codec and rig, and shellpack-match's match stream of a short jump (and
+ * shellpack-comp-trained's, a match stream with sign contexts: flags 5).
  * `make fuzz-seeds`; the files are kept in tests/fuzz/corpus/decode.  A row
  * added before others changes their selector bytes: test_codecs.c checks the
  * kept seeds against the table. */
@@ -77,7 +78,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "make_seeds: %s\n", err);
         return 1;
     }
-    /* shellpack-match writes the short walk as shellpack's stream; the jump repeats, a match stream */
+    /* shellpack-match writes the short walk as shellpack's stream; the jump repeats, a match stream (and
+     * shellpack-comp-trained's walk is a sign stream without the match model, its jump one with it) */
     p.jump_seconds = 0.5;
     clip_source *jump = clip_source_load("jump", &p, err, sizeof err);
     if (!jump) {
@@ -85,7 +87,8 @@ int main(int argc, char **argv)
         return 1;
     }
     const int rc = write_seeds(folder, walk->clip, 0, "study", NULL) || write_seeds(folder, r.clip, 1, "imported", NULL) ||
-                   write_seeds(folder, jump->clip, 0, "study_jump", "shellpack-match");
+                   write_seeds(folder, jump->clip, 0, "study_jump", "shellpack-match") ||
+                   write_seeds(folder, jump->clip, 0, "study_jump", "shellpack-comp-trained");
     clip_source_free(walk);
     clip_source_free(jump);
     bvh_result_free(&r);
