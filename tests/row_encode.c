@@ -89,3 +89,14 @@ void assert_contract_on_decoded_clips(const char *const *clips, size_t clip_coun
         measured_clip_free(m);
     }
 }
+
+uint64_t plan_estimate(const sp_encoder *e, const sp_residual_costs *t)
+{
+    uint64_t total = 0;
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++)
+            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
+                for (int c = 0; c < sp_comps(&e->plan, type); c++)
+                    total += sp_curve_estimate(e, &t[type], b, type, c, sp_curve(&e->plan, b, type, c));
+    return total;
+}

@@ -5,6 +5,7 @@
 #define ANIMBENCH_TESTS_ROW_ENCODE_H
 
 #include "codecs/codec.h"
+#include "codecs/shellpack/shellpack_costs.h"
 #include "generators/clip_library.h"
 #include "harness/measure/measure.h"
 
@@ -24,5 +25,9 @@ point_result measure_row_params(const measured_clip *m, const codec *c, const co
  * every row on every clip (walk and jump at 1.5 s); prints the first row's figures. */
 void assert_contract_on_decoded_clips(const char *const *clips, size_t clip_count, const char *const *rows,
                                       size_t row_count);
+
+/* The estimated bits of every animated curve of a shellpack encoder's plan, with tables t (one per
+ * sub-track type, sp_tabulate_costs): the tests of the step exchanges. */
+uint64_t plan_estimate(const sp_encoder *e, const sp_residual_costs *t);
 
 #endif

@@ -176,18 +176,6 @@ static void test_feedback_down_the_hierarchy(void **state)
         }
 }
 
-/* The estimated bits of every animated curve of e's plan, with tables t. */
-static uint64_t plan_estimate(const sp_encoder *e, const sp_residual_costs *t)
-{
-    uint64_t total = 0;
-    for (int b = 0; b < e->nb; b++)
-        for (int type = 0; type < SP_TYPES; type++)
-            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
-                for (int c = 0; c < sp_comps(&e->plan, type); c++)
-                    total += sp_curve_estimate(e, &t[type], b, type, c, sp_curve(&e->plan, b, type, c));
-    return total;
-}
-
 /* spe_compensated_exchange after spe_compensate on the walk, the chain and a branching rig at 0.1 and
  * 1 mm: the state is what the plan decodes to and within the target (an exchange it put back was
  * undone to the bit), every compensated rotation holds its target's integers against its parent as

@@ -120,18 +120,6 @@ static void test_slack_is_spent(void **state)
     measured_clip_free(m);
 }
 
-/* The estimated bits of every animated curve of e's plan, with tables t. */
-static uint64_t plan_estimate(const sp_encoder *e, const sp_residual_costs *t)
-{
-    uint64_t total = 0;
-    for (int b = 0; b < e->nb; b++)
-        for (int type = 0; type < SP_TYPES; type++)
-            if (sp_track_at(&e->plan, b, type)->mode == SP_ANIM)
-                for (int c = 0; c < sp_comps(&e->plan, type); c++)
-                    total += sp_curve_estimate(e, &t[type], b, type, c, sp_curve(&e->plan, b, type, c));
-    return total;
-}
-
 /* The step exchange (shellpack_exchange.c) on the study's walk and a branching random rig at 0.1 and
  * 1 mm: afterwards the closed loop's decoded state is exactly what the plan decodes to (every
  * exchange it put back was undone to the bit: the world transforms and errors equal a rebuild from
