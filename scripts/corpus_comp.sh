@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make corpus-comp: issue 23's rows with error feedback down the hierarchy (shellpack-comp,
-# -comp-allkeys, -comp-trellis, -comp-trained, shellpack-ra-comp) on the whole Bandai Namco corpus
+# -comp-allkeys, -comp-trellis, -comp-exchange, -comp-trained, shellpack-ra-comp, -ra-comp-exchange) on
+# the whole Bandai Namco corpus
 # ($ANIMBENCH_DATA/bandai_namco_1, 174 clips, 30 Hz; CC BY-NC 4.0, Bandai Namco Research Inc.;
 # Kobayashi et al., arXiv:2306.08861, 2023) beside ACL and the rows without feedback each extends, at
 # 0.1 mm and 1 mm of shell error (sweeps/corpus_comp.json: the same points as make corpus's for these
