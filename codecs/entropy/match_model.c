@@ -34,10 +34,8 @@ void match_model_free(match_model *m)
 
 static int run_class(uint32_t run)
 {
-    int c = 0;
-    while (c < 7 && run >= (1u << c))
-        c++;
-    return c; /* 0, 1, 2-3, 4-7, ..., 64 and more */
+    const int bits = run ? 32 - __builtin_clz(run) : 0; /* 0, 1, 2-3, 4-7, ..., 64 and more */
+    return bits < 7 ? bits : 7;
 }
 
 bool match_model_expect(const match_model *m, int32_t *value, int *ctx)
@@ -72,7 +70,8 @@ static void table_store(match_model *m, size_t end)
     m->table[context_hash(m, end)] = (uint32_t)end;
 }
 
-void match_model_push(match_model *m, int32_t value)
+/* match_model_push's body, inlined into the coder below (a call per value otherwise). */
+static inline void push_value(match_model *m, int32_t value)
 {
     if (m->count == m->capacity)
         return;
@@ -111,30 +110,87 @@ void match_model_push(match_model *m, int32_t value)
     *slot = (uint32_t)m->count; /* the value after this context will sit at index count */
 }
 
-void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v)
+void match_model_push(match_model *m, int32_t value)
 {
-    int32_t expected;
+    push_value(m, value);
+}
+
+/* The residual coder with the sign bit at `sign` instead of rm->negative[ctx] (NULL: rm's own), for
+ * residual_signs.h: that probability is lent to the model for the one call, which codes the sign bit
+ * once and touches no other sign bit, and taken back after. */
+static inline void lend_sign(residual_model *rm, int ctx, rc_prob *sign, rc_prob *kept)
+{
+    *kept = rm->negative[ctx];
+    rm->negative[ctx] = *sign;
+}
+
+static inline void take_sign_back(residual_model *rm, int ctx, rc_prob *sign, rc_prob kept)
+{
+    *sign = rm->negative[ctx];
+    rm->negative[ctx] = kept;
+}
+
+/* The coder's bodies, each inlined into its two entries below (plain, and with a sign given): no call
+ * per value between the model and the coder but the residual coder's own, and that only on a miss. */
+static inline void encode_value(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx,
+                                rc_prob *sign, int32_t v)
+{
+    int32_t expected = 0;
     int mctx;
     const bool expects = match_model_expect(mm, &expected, &mctx);
     if (expects)
         rc_encode_bit(e, &mm->hit[mctx], v == expected);
-    if (!expects || v != expected)
+    if (!expects || v != expected) {
+        rc_prob kept;
+        if (sign)
+            lend_sign(rm, ctx, sign, &kept);
         residual_encode(e, raw, rm, ctx, v);
-    match_model_push(mm, v);
+        if (sign)
+            take_sign_back(rm, ctx, sign, kept);
+    }
+    push_value(mm, v);
 }
 
-int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx)
+static inline int32_t decode_value(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx,
+                                   rc_prob *sign)
 {
-    int32_t expected, v;
+    int32_t expected = 0, v;
     int mctx;
     const bool expects = match_model_expect(mm, &expected, &mctx);
     if (expects && rc_decode_bit(d, &mm->hit[mctx]))
         v = expected;
     else {
+        rc_prob kept;
+        if (sign)
+            lend_sign(rm, ctx, sign, &kept);
         v = residual_decode(d, raw, rm, ctx);
+        if (sign)
+            take_sign_back(rm, ctx, sign, kept);
         if (expects && v == expected)
             mm->contradicted = true;
     }
-    match_model_push(mm, v);
+    push_value(mm, v);
     return v;
+}
+
+void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v)
+{
+    encode_value(e, raw, rm, mm, ctx, NULL, v);
+}
+
+int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx)
+{
+    return decode_value(d, raw, rm, mm, ctx, NULL);
+}
+
+void match_encode_with_sign(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx,
+                            rc_prob *sign, int32_t v)
+{
+    encode_value(e, raw, rm, mm, ctx, sign, v);
+}
+
+int32_t match_decode_with_sign(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx,
+                               rc_prob *sign)
+{
+    return decode_value(d, raw, rm, mm, ctx, sign);
 }

@@ -47,5 +47,11 @@ void match_model_push(match_model *m, int32_t value);
  * that a reader can refuse the stream (it is not one an encoder wrote). */
 void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v);
 int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx);
+/* The same with a residual's sign bit coded at `sign` instead of rm->negative[ctx] (residual_signs.h:
+ * a sign in a context of its own); every other bit is the plain coder's. */
+void match_encode_with_sign(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx,
+                            rc_prob *sign, int32_t v);
+int32_t match_decode_with_sign(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx,
+                               rc_prob *sign);
 
 #endif

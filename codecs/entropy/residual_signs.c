@@ -56,16 +56,11 @@ uint32_t residual_cost_signs(const rc_cost_table *t, residual_model *m, sign_mod
 void match_encode_signs(rc_encoder *e, bit_writer *raw, residual_model *m, sign_model *s, match_model *mm, int ctx,
                         int sctx, int32_t v)
 {
-    const lent l = lend(m, s, ctx, sctx);
-    match_encode(e, raw, m, mm, ctx, v);
-    give_back(l);
+    match_encode_with_sign(e, raw, m, mm, ctx, &s->negative[ctx][sctx], v); /* lends only where a residual is coded */
 }
 
 int32_t match_decode_signs(rc_decoder *d, bit_reader *raw, residual_model *m, sign_model *s, match_model *mm, int ctx,
                            int sctx)
 {
-    const lent l = lend(m, s, ctx, sctx);
-    const int32_t v = match_decode(d, raw, m, mm, ctx);
-    give_back(l);
-    return v;
+    return match_decode_with_sign(d, raw, m, mm, ctx, &s->negative[ctx][sctx]);
 }
