@@ -117,7 +117,7 @@ void match_model_push(match_model *m, int32_t value)
 
 /* The residual coder with the sign bit at `sign` instead of rm->negative[ctx] (NULL: rm's own), for
  * residual_signs.h: that probability is lent to the model for the one call, which codes the sign bit
- * once and touches no other sign bit, and taken back after. */
+ * at most once (never for a zero) and touches no other sign bit, and taken back after. */
 static inline void lend_sign(residual_model *rm, int ctx, rc_prob *sign, rc_prob *kept)
 {
     *kept = rm->negative[ctx];

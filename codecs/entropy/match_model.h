@@ -48,7 +48,8 @@ void match_model_push(match_model *m, int32_t value);
 void match_encode(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx, int32_t v);
 int32_t match_decode(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx);
 /* The same with a residual's sign bit coded at `sign` instead of rm->negative[ctx] (residual_signs.h:
- * a sign in a context of its own); every other bit is the plain coder's. */
+ * a sign in a context of its own; NULL: rm->negative[ctx], as the plain entries); every other bit is
+ * the plain coder's.  `sign` is a probability of the caller's own, not one of rm's or mm's. */
 void match_encode_with_sign(rc_encoder *e, bit_writer *raw, residual_model *rm, match_model *mm, int ctx,
                             rc_prob *sign, int32_t v);
 int32_t match_decode_with_sign(rc_decoder *d, bit_reader *raw, residual_model *rm, match_model *mm, int ctx,

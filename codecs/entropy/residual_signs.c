@@ -1,7 +1,9 @@
-/* Signs in a context of their own (residual_signs.h).  Each call lends the residual model the sign
- * context's probability in place of its own sign bit of that context, codes with range_coder.c's
- * binarisation, and takes the updated probability back: the plain coder codes the sign bit once,
- * with m->negative[ctx], so this is exactly the plain coder with another sign model. */
+/* Signs in a context of their own (residual_signs.h).  The residual model is lent the sign context's
+ * probability in place of its own sign bit of that context for the call that codes a residual with
+ * range_coder.c's binarisation, and the updated probability is taken back: the plain coder codes the
+ * sign bit at most once, with m->negative[ctx], so this is exactly the plain coder with another sign
+ * model.  Here for a residual alone; through the match model, by match_model.c around the residual it
+ * codes on a miss (a hit codes no sign). */
 #include "codecs/entropy/residual_signs.h"
 
 void sign_model_init(sign_model *m)
