@@ -3,7 +3,8 @@
  * range_coder.h's coder byte for byte (so every bit but the sign is that coder's); the residual
  * model's own sign bits are never touched; signs that follow their context cost less than one bit;
  * the cost estimate is what coding costs; cut and flipped streams (a hundred of each) decode
- * without reading out of bounds (the sanitizer build checks that). */
+ * without reading out of bounds (the sanitizer build checks that); through the match model's own sign
+ * entries, on repeats, a sign context moves only where a residual is coded on a miss. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -252,6 +253,179 @@ static void test_cut_and_flipped(void **state)
     free(s);
 }
 
+/* Repeats for the match model, through the entries shellpack_match.c calls (match_encode_with_sign,
+ * match_decode_with_sign: the sign's probability lent only around a residual coded on a miss): a
+ * cycle of 60 non-zero values of both signs, one value in 20 changed, so that most values are hits and
+ * many hits and misses are non-zero.  (a) With every sign in sign context 0 the bytes are the plain
+ * match coder's; (b) with random sign contexts every value comes back, the residual model's own sign
+ * bits never move and the decoder's sign model ends as the encoder's; (c) a sign context moves exactly
+ * at the non-zero values coded on a miss, never at a hit; (d) a miss flagged and then the expected
+ * value coded (no encoder writes that) sets `contradicted` through the same entry. */
+static void test_signs_through_repeats(void **state)
+{
+    (void)state;
+    sequence *s = malloc(sizeof *s);
+    assert_non_null(s);
+    pcg32 rng;
+    pcg32_seed(&rng, 15, 5);
+    int32_t cycle[60];
+    for (int i = 0; i < 60; i++)
+        cycle[i] = (int32_t)(pcg32_next(&rng) % 1000 + 1) * (pcg32_next(&rng) & 1 ? -1 : 1);
+    for (size_t i = 0; i < N; i++) {
+        s->v[i] = pcg32_next(&rng) % 20 ? cycle[i % 60] : (int32_t)(pcg32_next(&rng) % 2001) - 1000;
+        s->ctx[i] = residual_context(i ? (uint32_t)abs(s->v[i - 1]) : 0);
+        s->sctx[i] = (int)(pcg32_next(&rng) % SIGN_CONTEXTS);
+    }
+    for (int raw = 0; raw < 2; raw++) {
+        /* (a) one sign context: the plain match coder, byte for byte */
+        byte_buffer out[2], raw_out[2];
+        for (int k = 0; k < 2; k++) {
+            bytes_init(&out[k]);
+            bytes_init(&raw_out[k]);
+            rc_encoder e;
+            bit_writer w;
+            rc_encoder_init(&e, &out[k]);
+            bit_writer_init(&w, &raw_out[k]);
+            residual_model m;
+            residual_model_init(&m);
+            sign_model sm;
+            sign_model_init(&sm);
+            match_model mm;
+            assert_int_equal(match_model_init(&mm, N), 0);
+            for (size_t i = 0; i < N; i++)
+                if (k == 0)
+                    match_encode(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], s->v[i]);
+                else
+                    match_encode_with_sign(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][0],
+                                           s->v[i]);
+            rc_encoder_finish(&e);
+            bit_writer_finish(&w);
+            match_model_free(&mm);
+        }
+        assert_int_equal(out[0].size, out[1].size);
+        assert_memory_equal(out[0].data, out[1].data, out[0].size);
+        assert_int_equal(raw_out[0].size, raw_out[1].size);
+        assert_memory_equal(raw_out[0].data, raw_out[1].data, raw_out[0].size);
+        for (int k = 0; k < 2; k++) {
+            bytes_free(&out[k]);
+            bytes_free(&raw_out[k]);
+        }
+
+        /* (b) and (c): random sign contexts; the sign model a reference builds from the misses alone */
+        byte_buffer b, raw_bits;
+        bytes_init(&b);
+        bytes_init(&raw_bits);
+        rc_encoder e;
+        bit_writer w;
+        rc_encoder_init(&e, &b);
+        bit_writer_init(&w, &raw_bits);
+        residual_model m;
+        residual_model_init(&m);
+        sign_model sm, expected;
+        sign_model_init(&sm);
+        sign_model_init(&expected);
+        match_model mm;
+        assert_int_equal(match_model_init(&mm, N), 0);
+        size_t hits = 0, nonzero_hits = 0, signed_misses = 0;
+        for (size_t i = 0; i < N; i++) {
+            int32_t want;
+            int mctx;
+            const bool hit = match_model_expect(&mm, &want, &mctx) && want == s->v[i];
+            hits += hit;
+            nonzero_hits += hit && s->v[i] != 0;
+            if (!hit && s->v[i] != 0) {
+                rc_prob_update(&expected.negative[s->ctx[i]][s->sctx[i]], s->v[i] < 0);
+                signed_misses++;
+            }
+            match_encode_with_sign(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][s->sctx[i]],
+                                   s->v[i]);
+        }
+        rc_encoder_finish(&e);
+        bit_writer_finish(&w);
+        match_model_free(&mm);
+        print_message("  raw bits %s: %zu hits (%zu non-zero), %zu signs coded on misses, %zu + %zu bytes\n",
+                      raw ? "beside" : "inside", hits, nonzero_hits, signed_misses, b.size, raw_bits.size);
+        assert_true(nonzero_hits > N / 2 && signed_misses > N / 40);
+        assert_memory_equal(&sm, &expected, sizeof sm);
+        for (int c = 0; c < RESIDUAL_CONTEXTS; c++) {
+            assert_int_equal(m.negative[c].p, RC_PROB_INIT.p);
+            assert_int_equal(m.negative[c].seen, 0);
+        }
+        rc_decoder d;
+        bit_reader r;
+        rc_decoder_init(&d, b.data, b.size);
+        bit_reader_init(&r, raw_bits.data, raw_bits.size);
+        residual_model dm;
+        residual_model_init(&dm);
+        sign_model dsm;
+        sign_model_init(&dsm);
+        assert_int_equal(match_model_init(&mm, N), 0);
+        size_t wrong = 0;
+        for (size_t i = 0; i < N; i++)
+            wrong += match_decode_with_sign(&d, raw ? &r : NULL, &dm, &mm, s->ctx[i],
+                                            &dsm.negative[s->ctx[i]][s->sctx[i]]) != s->v[i];
+        assert_int_equal(wrong, 0);
+        assert_false(d.overrun || r.overrun || mm.contradicted);
+        assert_memory_equal(&dsm, &sm, sizeof sm);
+        assert_memory_equal(&dm, &m, sizeof m);
+        match_model_free(&mm);
+        bytes_free(&b);
+        bytes_free(&raw_bits);
+    }
+
+    /* (d) a forged stream: at the first hit with a non-zero value, "not as expected" and then the
+     * expected value coded; the decoder sees the contradiction through match_decode_with_sign */
+    byte_buffer b, raw_bits;
+    bytes_init(&b);
+    bytes_init(&raw_bits);
+    rc_encoder e;
+    bit_writer w;
+    rc_encoder_init(&e, &b);
+    bit_writer_init(&w, &raw_bits);
+    residual_model m;
+    residual_model_init(&m);
+    sign_model sm;
+    sign_model_init(&sm);
+    match_model mm;
+    assert_int_equal(match_model_init(&mm, N), 0);
+    size_t forged = N;
+    for (size_t i = 0; i < N; i++) {
+        int32_t want;
+        int mctx;
+        const int sc = s->sctx[i];
+        if (forged == N && match_model_expect(&mm, &want, &mctx) && want == s->v[i] && want != 0) {
+            rc_encode_bit(&e, &mm.hit[mctx], 0);
+            residual_encode_signs(&e, &w, &m, &sm, s->ctx[i], sc, want);
+            match_model_push(&mm, want);
+            forged = i;
+        } else
+            match_encode_with_sign(&e, &w, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][sc], s->v[i]);
+    }
+    rc_encoder_finish(&e);
+    bit_writer_finish(&w);
+    match_model_free(&mm);
+    assert_true(forged < N);
+    rc_decoder d;
+    bit_reader r;
+    rc_decoder_init(&d, b.data, b.size);
+    bit_reader_init(&r, raw_bits.data, raw_bits.size);
+    residual_model_init(&m);
+    sign_model_init(&sm);
+    assert_int_equal(match_model_init(&mm, N), 0);
+    bool contradicted_before = false;
+    for (size_t i = 0; i < N; i++) {
+        (void)match_decode_with_sign(&d, &r, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][s->sctx[i]]);
+        if (i + 1 == forged)
+            contradicted_before = mm.contradicted;
+    }
+    assert_false(contradicted_before);
+    assert_true(mm.contradicted);
+    match_model_free(&mm);
+    bytes_free(&b);
+    bytes_free(&raw_bits);
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -259,6 +433,7 @@ int main(void)
         cmocka_unit_test(test_one_sign_context_is_the_plain_coder),
         cmocka_unit_test(test_signs_that_follow_their_context),
         cmocka_unit_test(test_cut_and_flipped),
+        cmocka_unit_test(test_signs_through_repeats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
