@@ -253,14 +253,58 @@ static void test_cut_and_flipped(void **state)
     free(s);
 }
 
+/* One side of a match-coded stream with sign contexts: its coders (or decoders) and models. */
+typedef struct match_side {
+    byte_buffer out, raw_out;
+    rc_encoder e;
+    bit_writer w;
+    rc_decoder d;
+    bit_reader r;
+    residual_model m;
+    sign_model sm;
+    match_model mm;
+} match_side;
+
+/* An encoding side (from == NULL) or one decoding from's stream (raw bits beside when raw). */
+static void side_start(match_side *c, const match_side *from, bool raw)
+{
+    residual_model_init(&c->m);
+    sign_model_init(&c->sm);
+    assert_int_equal(match_model_init(&c->mm, N), 0);
+    if (from) {
+        rc_decoder_init(&c->d, from->out.data, from->out.size);
+        bit_reader_init(&c->r, raw ? from->raw_out.data : NULL, raw ? from->raw_out.size : 0);
+        return;
+    }
+    bytes_init(&c->out);
+    bytes_init(&c->raw_out);
+    rc_encoder_init(&c->e, &c->out);
+    bit_writer_init(&c->w, &c->raw_out);
+}
+
+static void side_end(match_side *c, bool encoding)
+{
+    if (encoding) {
+        rc_encoder_finish(&c->e);
+        bit_writer_finish(&c->w);
+    }
+    match_model_free(&c->mm);
+}
+
+static void side_free(match_side *c)
+{
+    bytes_free(&c->out);
+    bytes_free(&c->raw_out);
+}
+
 /* Repeats for the match model, through the entries shellpack_match.c calls (match_encode_with_sign,
  * match_decode_with_sign: the sign's probability lent only around a residual coded on a miss): a
  * cycle of 60 non-zero values of both signs, one value in 20 changed, so that most values are hits and
  * many hits and misses are non-zero.  (a) With every sign in sign context 0 the bytes are the plain
  * match coder's; (b) with random sign contexts every value comes back, the residual model's own sign
- * bits never move and the decoder's sign model ends as the encoder's; (c) a sign context moves exactly
- * at the non-zero values coded on a miss, never at a hit; (d) a miss flagged and then the expected
- * value coded (no encoder writes that) sets `contradicted` through the same entry. */
+ * bits never move and the decoder's models end as the encoder's; (c) a sign context moves exactly at
+ * the non-zero values coded on a miss, never at a hit; (d) a miss flagged and then the expected value
+ * coded (no encoder writes that) sets `contradicted` through the same entry. */
 static void test_signs_through_repeats(void **state)
 {
     (void)state;
@@ -278,151 +322,95 @@ static void test_signs_through_repeats(void **state)
     }
     for (int raw = 0; raw < 2; raw++) {
         /* (a) one sign context: the plain match coder, byte for byte */
-        byte_buffer out[2], raw_out[2];
-        for (int k = 0; k < 2; k++) {
-            bytes_init(&out[k]);
-            bytes_init(&raw_out[k]);
-            rc_encoder e;
-            bit_writer w;
-            rc_encoder_init(&e, &out[k]);
-            bit_writer_init(&w, &raw_out[k]);
-            residual_model m;
-            residual_model_init(&m);
-            sign_model sm;
-            sign_model_init(&sm);
-            match_model mm;
-            assert_int_equal(match_model_init(&mm, N), 0);
-            for (size_t i = 0; i < N; i++)
-                if (k == 0)
-                    match_encode(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], s->v[i]);
-                else
-                    match_encode_with_sign(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][0],
-                                           s->v[i]);
-            rc_encoder_finish(&e);
-            bit_writer_finish(&w);
-            match_model_free(&mm);
+        match_side plain, one;
+        side_start(&plain, NULL, raw);
+        side_start(&one, NULL, raw);
+        for (size_t i = 0; i < N; i++) {
+            match_encode(&plain.e, raw ? &plain.w : NULL, &plain.m, &plain.mm, s->ctx[i], s->v[i]);
+            match_encode_with_sign(&one.e, raw ? &one.w : NULL, &one.m, &one.mm, s->ctx[i],
+                                   &one.sm.negative[s->ctx[i]][0], s->v[i]);
         }
-        assert_int_equal(out[0].size, out[1].size);
-        assert_memory_equal(out[0].data, out[1].data, out[0].size);
-        assert_int_equal(raw_out[0].size, raw_out[1].size);
-        assert_memory_equal(raw_out[0].data, raw_out[1].data, raw_out[0].size);
-        for (int k = 0; k < 2; k++) {
-            bytes_free(&out[k]);
-            bytes_free(&raw_out[k]);
-        }
+        side_end(&plain, true);
+        side_end(&one, true);
+        assert_int_equal(one.out.size, plain.out.size);
+        assert_memory_equal(one.out.data, plain.out.data, one.out.size);
+        assert_int_equal(one.raw_out.size, plain.raw_out.size);
+        assert_memory_equal(one.raw_out.data, plain.raw_out.data, one.raw_out.size);
+        side_free(&plain);
+        side_free(&one);
 
-        /* (b) and (c): random sign contexts; the sign model a reference builds from the misses alone */
-        byte_buffer b, raw_bits;
-        bytes_init(&b);
-        bytes_init(&raw_bits);
-        rc_encoder e;
-        bit_writer w;
-        rc_encoder_init(&e, &b);
-        bit_writer_init(&w, &raw_bits);
-        residual_model m;
-        residual_model_init(&m);
-        sign_model sm, expected;
-        sign_model_init(&sm);
+        /* (b) and (c): random sign contexts, beside a sign model built from the misses alone */
+        match_side enc, dec;
+        side_start(&enc, NULL, raw);
+        sign_model expected;
         sign_model_init(&expected);
-        match_model mm;
-        assert_int_equal(match_model_init(&mm, N), 0);
         size_t hits = 0, nonzero_hits = 0, signed_misses = 0;
         for (size_t i = 0; i < N; i++) {
             int32_t want;
             int mctx;
-            const bool hit = match_model_expect(&mm, &want, &mctx) && want == s->v[i];
+            const bool hit = match_model_expect(&enc.mm, &want, &mctx) && want == s->v[i];
             hits += hit;
             nonzero_hits += hit && s->v[i] != 0;
             if (!hit && s->v[i] != 0) {
                 rc_prob_update(&expected.negative[s->ctx[i]][s->sctx[i]], s->v[i] < 0);
                 signed_misses++;
             }
-            match_encode_with_sign(&e, raw ? &w : NULL, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][s->sctx[i]],
-                                   s->v[i]);
+            match_encode_with_sign(&enc.e, raw ? &enc.w : NULL, &enc.m, &enc.mm, s->ctx[i],
+                                   &enc.sm.negative[s->ctx[i]][s->sctx[i]], s->v[i]);
         }
-        rc_encoder_finish(&e);
-        bit_writer_finish(&w);
-        match_model_free(&mm);
+        side_end(&enc, true);
         print_message("  raw bits %s: %zu hits (%zu non-zero), %zu signs coded on misses, %zu + %zu bytes\n",
-                      raw ? "beside" : "inside", hits, nonzero_hits, signed_misses, b.size, raw_bits.size);
+                      raw ? "beside" : "inside", hits, nonzero_hits, signed_misses, enc.out.size, enc.raw_out.size);
         assert_true(nonzero_hits > N / 2 && signed_misses > N / 40);
-        assert_memory_equal(&sm, &expected, sizeof sm);
+        assert_memory_equal(&enc.sm, &expected, sizeof expected);
         for (int c = 0; c < RESIDUAL_CONTEXTS; c++) {
-            assert_int_equal(m.negative[c].p, RC_PROB_INIT.p);
-            assert_int_equal(m.negative[c].seen, 0);
+            assert_int_equal(enc.m.negative[c].p, RC_PROB_INIT.p);
+            assert_int_equal(enc.m.negative[c].seen, 0);
         }
-        rc_decoder d;
-        bit_reader r;
-        rc_decoder_init(&d, b.data, b.size);
-        bit_reader_init(&r, raw_bits.data, raw_bits.size);
-        residual_model dm;
-        residual_model_init(&dm);
-        sign_model dsm;
-        sign_model_init(&dsm);
-        assert_int_equal(match_model_init(&mm, N), 0);
+        side_start(&dec, &enc, raw);
         size_t wrong = 0;
         for (size_t i = 0; i < N; i++)
-            wrong += match_decode_with_sign(&d, raw ? &r : NULL, &dm, &mm, s->ctx[i],
-                                            &dsm.negative[s->ctx[i]][s->sctx[i]]) != s->v[i];
+            wrong += match_decode_with_sign(&dec.d, raw ? &dec.r : NULL, &dec.m, &dec.mm, s->ctx[i],
+                                            &dec.sm.negative[s->ctx[i]][s->sctx[i]]) != s->v[i];
         assert_int_equal(wrong, 0);
-        assert_false(d.overrun || r.overrun || mm.contradicted);
-        assert_memory_equal(&dsm, &sm, sizeof sm);
-        assert_memory_equal(&dm, &m, sizeof m);
-        match_model_free(&mm);
-        bytes_free(&b);
-        bytes_free(&raw_bits);
+        assert_false(dec.d.overrun || dec.r.overrun || dec.mm.contradicted);
+        assert_memory_equal(&dec.sm, &enc.sm, sizeof enc.sm);
+        assert_memory_equal(&dec.m, &enc.m, sizeof enc.m);
+        side_end(&dec, false);
+        side_free(&enc);
     }
 
     /* (d) a forged stream: at the first hit with a non-zero value, "not as expected" and then the
      * expected value coded; the decoder sees the contradiction through match_decode_with_sign */
-    byte_buffer b, raw_bits;
-    bytes_init(&b);
-    bytes_init(&raw_bits);
-    rc_encoder e;
-    bit_writer w;
-    rc_encoder_init(&e, &b);
-    bit_writer_init(&w, &raw_bits);
-    residual_model m;
-    residual_model_init(&m);
-    sign_model sm;
-    sign_model_init(&sm);
-    match_model mm;
-    assert_int_equal(match_model_init(&mm, N), 0);
+    match_side enc, dec;
+    side_start(&enc, NULL, true);
     size_t forged = N;
     for (size_t i = 0; i < N; i++) {
         int32_t want;
         int mctx;
-        const int sc = s->sctx[i];
-        if (forged == N && match_model_expect(&mm, &want, &mctx) && want == s->v[i] && want != 0) {
-            rc_encode_bit(&e, &mm.hit[mctx], 0);
-            residual_encode_signs(&e, &w, &m, &sm, s->ctx[i], sc, want);
-            match_model_push(&mm, want);
+        if (forged == N && match_model_expect(&enc.mm, &want, &mctx) && want == s->v[i] && want != 0) {
+            rc_encode_bit(&enc.e, &enc.mm.hit[mctx], 0);
+            residual_encode_signs(&enc.e, &enc.w, &enc.m, &enc.sm, s->ctx[i], s->sctx[i], want);
+            match_model_push(&enc.mm, want);
             forged = i;
         } else
-            match_encode_with_sign(&e, &w, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][sc], s->v[i]);
+            match_encode_with_sign(&enc.e, &enc.w, &enc.m, &enc.mm, s->ctx[i],
+                                   &enc.sm.negative[s->ctx[i]][s->sctx[i]], s->v[i]);
     }
-    rc_encoder_finish(&e);
-    bit_writer_finish(&w);
-    match_model_free(&mm);
+    side_end(&enc, true);
     assert_true(forged < N);
-    rc_decoder d;
-    bit_reader r;
-    rc_decoder_init(&d, b.data, b.size);
-    bit_reader_init(&r, raw_bits.data, raw_bits.size);
-    residual_model_init(&m);
-    sign_model_init(&sm);
-    assert_int_equal(match_model_init(&mm, N), 0);
+    side_start(&dec, &enc, true);
     bool contradicted_before = false;
     for (size_t i = 0; i < N; i++) {
-        (void)match_decode_with_sign(&d, &r, &m, &mm, s->ctx[i], &sm.negative[s->ctx[i]][s->sctx[i]]);
+        (void)match_decode_with_sign(&dec.d, &dec.r, &dec.m, &dec.mm, s->ctx[i],
+                                     &dec.sm.negative[s->ctx[i]][s->sctx[i]]);
         if (i + 1 == forged)
-            contradicted_before = mm.contradicted;
+            contradicted_before = dec.mm.contradicted;
     }
     assert_false(contradicted_before);
-    assert_true(mm.contradicted);
-    match_model_free(&mm);
-    bytes_free(&b);
-    bytes_free(&raw_bits);
+    assert_true(dec.mm.contradicted);
+    side_end(&dec, false);
+    side_free(&enc);
     free(s);
 }
 
