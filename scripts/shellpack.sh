@@ -11,7 +11,7 @@
 # results/shellpack_runtime*, results/shellpack_sections.tsv, results/shellpack_summary.md,
 # results/shellpack_ra_summary.md and results/shellpack_slack_summary.md (the tables README quotes).  The Bandai corpus's figures come
 # from make corpus (results/corpus*.json); when they are there their tables are added to the
-# summaries.  About 2 hours (README's table of targets).
+# summaries.  About 1 hour with the sweep's points stored, hours more without (README's table of targets).
 # usage: scripts/shellpack.sh [bin/animbench]
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -67,20 +67,28 @@ for row in shellpack-comp-trained shellpack-trained shellpack-match shellpack-ex
   else
     echo "| the 120 Hz captures (cmu_01_01, cmu_01_03) at 0.1 mm: <= 0.40x | $row | ${m}x ($n clips; shellpack ${sm}x) | $(verdict "$m" 0.40) |"
   fi
-  # the smallest row on the study's clips and the captures: bytes, and gzip of every row's stream (the
-  # slack family's own ablation rows left out, and for shellpack-exchange and shellpack-trellis the rows built on them)
+  # the smallest row on the study's clips and the captures: bytes, and gzip of every row's stream, every
+  # row but those that came after this one (built on it, or since); the ablation rows count (the issue:
+  # "no row of the harness")
   awk -F'\t' -v row="$row" '
+    function built_on(c) {
+      if (row == "shellpack-comp-trained") return 0
+      if (c ~ /^shellpack-(ra-)?comp/) return 1
+      if (row == "shellpack-trained") return 0
+      if (c == "shellpack-trained") return 1
+      if (row == "shellpack-match") return 0
+      if (c == "shellpack-match") return 1
+      if (row == "shellpack-exchange") return 0
+      return c ~ /^shellpack-(ra-)?exchange$/
+    }
     NR > 2 && $37 == "shell_max_mm" && $39 == "1" {
       k = $1 SUBSEP ($38 + 0)
-      if ($2 == row) mine[k] = $7
-      else if ($2 !~ /^shellpack-trellis/ && $2 != "shellpack-slack" && (row == "shellpack-comp-trained" ||
-               (row == "shellpack-trained" && $2 != "shellpack-comp-trained") ||
-               (row == "shellpack-match" && $2 != "shellpack-trained" && $2 != "shellpack-comp-trained") ||
-               ($2 != "shellpack-exchange" && $2 != "shellpack-match" && $2 !~ /trained$/ && $2 !~ /^shellpack-comp/))) { b = $7 < $9 ? $7 : $9; if (!(k in best) || b < best[k]) { best[k] = b; who[k] = $2 ($7 < $9 ? "" : " (gzip)") } }
+      if ($2 == row) { mine[k] = $7; order[++n] = k } # in the order of the table: a for-in loop takes an order of its own
+      else if (!built_on($2)) { b = $7 < $9 ? $7 : $9; if (!(k in best) || b < best[k]) { best[k] = b; who[k] = $2 ($7 < $9 ? "" : " (gzip)") } }
     }
     END {
-      for (k in mine) { n++; if (k in best && best[k] < mine[k]) { split(k, p, SUBSEP); lost = lost sprintf("%s%s at %s mm: %s %d < %d", lost ? "; " : "", p[1], p[2], who[k], best[k], mine[k]) } }
-      printf "| the study'"'"'s clips and the captures: no row smaller at either target (any row'"'"'s gzip too; the slack rows'"'"' own ablation rows left out, and the rows built on this one) | %s | %s | %s |\n",
+      for (i = 1; i <= n; i++) { k = order[i]; if (k in best && best[k] < mine[k]) { split(k, p, SUBSEP); lost = lost sprintf("%s%s at %s mm: %s %d < %d", lost ? "; " : "", p[1], p[2], who[k], best[k], mine[k]) } }
+      printf "| the study'"'"'s clips and the captures: no row smaller at either target (any row'"'"'s gzip too; every row but those that came after this one) | %s | %s | %s |\n",
         row, !n ? "not measured" : lost ? lost : sprintf("smallest on all %d clip-targets", n), !n ? "-" : lost ? "**no**" : "yes" }' results/shellpack.tsv
   if [ -f results/shellpack_speed.tsv ]; then
     awk -F'\t' -v row="$row" 'NR > 2 { d[$1, $3] = $4; e[$1, $3] = $7; if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 } }
@@ -89,7 +97,7 @@ for row in shellpack-comp-trained shellpack-trained shellpack-match shellpack-ex
               if ((k, row) in d && (k, "shellpack") in d) { r = d[k, row] / d[k, "shellpack"]; if (r > wd) { wd = r; dk = k } } }
             if (!wk) { printf "| encode and decode time | %s | not in results/shellpack_speed.tsv | - |\n", row; exit }
             printf "| encode at most 10x ACL'"'"'s time (0.1 mm, median of 5) | %s | at most %.1fx (%s) | %s |\n", row, we, wk, we <= 10 ? "yes" : "**no**"
-            printf "| whole-clip decode no slower than shellpack'"'"'s (0.1 mm) | %s | at most %.2fx its time (%s) | %s |\n", row, wd, dk,
+            printf "| whole-clip decode no slower than shellpack'"'"'s now (0.1 mm; stricter than the issue'"'"'s \"than today'"'"'s\", which results/decode_ab_match.md measures against the build of the filing day) | %s | at most %.2fx its time (%s) | %s |\n", row, wd, dk,
               wd <= 1.05 ? "yes (within 5 %)" : "**no**" }' results/shellpack_speed.tsv
   fi
 done
