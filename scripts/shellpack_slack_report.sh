@@ -71,20 +71,14 @@ for row in shellpack-comp-trained shellpack-trained shellpack-match shellpack-ex
   # row but those that came after this one (built on it, or since); the ablation rows count (the issue:
   # "no row of the harness")
   awk -F'\t' -v row="$row" '
-    function built_on(c) {
-      if (row == "shellpack-comp-trained") return 0
-      if (c ~ /^shellpack-(ra-)?comp/) return 1
-      if (row == "shellpack-trained") return 0
-      if (c == "shellpack-trained") return 1
-      if (row == "shellpack-match") return 0
-      if (c == "shellpack-match") return 1
-      if (row == "shellpack-exchange") return 0
-      return c ~ /^shellpack-(ra-)?exchange$/
+    # the order the rows joined the harness: a row is compared with those of its own generation or before
+    function generation(c) {
+      return c ~ /^shellpack-(ra-)?comp/ ? 5 : c == "shellpack-trained" ? 4 : c == "shellpack-match" ? 3 : c ~ /^shellpack-(ra-)?exchange$/ ? 2 : 1
     }
     NR > 2 && $37 == "shell_max_mm" && $39 == "1" {
       k = $1 SUBSEP ($38 + 0)
       if ($2 == row) { mine[k] = $7; order[++n] = k } # in the order of the table: a for-in loop takes an order of its own
-      else if (!built_on($2)) { b = $7 < $9 ? $7 : $9; if (!(k in best) || b < best[k]) { best[k] = b; who[k] = $2 ($7 < $9 ? "" : " (gzip)") } }
+      else if (generation($2) <= generation(row)) { b = $7 < $9 ? $7 : $9; if (!(k in best) || b < best[k]) { best[k] = b; who[k] = $2 ($7 < $9 ? "" : " (gzip)") } }
     }
     END {
       for (i = 1; i <= n; i++) { k = order[i]; if (k in best && best[k] < mine[k]) { split(k, p, SUBSEP); lost = lost sprintf("%s%s at %s mm: %s %d < %d", lost ? "; " : "", p[1], p[2], who[k], best[k], mine[k]) } }
