@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "codecs/codec.h"
 #include "codecs/study/study_container.h"
@@ -361,14 +362,18 @@ static void test_any_rig_size(void **state)
         fprintf(mem, "\n");
     }
     fclose(mem);
-    FILE *out = fopen("/tmp/animbench_rig57.bvh", "w");
+    /* the process id in the name: make check runs this binary and its sanitised build at once */
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/animbench_rig57_%ld.bvh", (long)getpid());
+    FILE *out = fopen(path, "w");
+    assert_non_null(out);
     fwrite(text, 1, size, out);
     fclose(out);
     free(text);
     clip_params cp = CLIP_DEFAULTS;
     cp.unit_m = 0.1;
     char err[512];
-    clip_source *s = clip_source_load("/tmp/animbench_rig57.bvh", &cp, err, sizeof err);
+    clip_source *s = clip_source_load(path, &cp, err, sizeof err);
     if (!s)
         fail_msg("%s", err);
     assert_int_equal(s->rig->bone_count, JOINTS);
@@ -404,7 +409,7 @@ static void test_any_rig_size(void **state)
         point_result_free(&r);
     }
     measured_clip_free(mc);
-    remove("/tmp/animbench_rig57.bvh");
+    remove(path);
 }
 
 /* A BVH of `joints` joints in one chain (depth = joints), no channels,
