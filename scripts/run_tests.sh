@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
 # Runs every test binary (or script printing 'name: N passed, M failed') given, from the repository root, and ends with one
-# line "tests: N passed, M failed" summed over all of them.
+# line "tests: N passed, M failed" summed over all of them.  TEST_JOBS (default 1) of them run at once; each one's output
+# is kept until it ends and printed in the order given, so the log reads the same at any TEST_JOBS.
 set -u
-passed=0 failed=0 broken=0
+jobs=${TEST_JOBS:-1}
+case $jobs in '' | *[!0-9]* | 0) echo "run_tests: TEST_JOBS must be a positive integer, not '$jobs'" >&2; exit 2 ;; esac
+out_dir=$(mktemp -d)
+trap 'rm -rf "$out_dir"' EXIT
+i=0
 for t in "$@"; do
-  out=$($t 2>&1); rc=$?
+  while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n; done
+  # $t unquoted: an entry may be a script with its arguments
+  ( $t > "$out_dir/$i.out" 2>&1; echo $? > "$out_dir/$i.rc" ) &
+  i=$((i + 1))
+done
+wait
+passed=0 failed=0 broken=0
+i=0
+for t in "$@"; do
+  out=$(cat "$out_dir/$i.out"); rc=$(cat "$out_dir/$i.rc" 2>/dev/null || echo 255)
+  i=$((i + 1))
   printf '%s\n' "$out"
   p=$(printf '%s\n' "$out" | sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p; s/^[a-z-]*: \([0-9]*\) passed, [0-9]* failed$/\1/p' | tail -n 1)
   f=$(printf '%s\n' "$out" | sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p; s/^[a-z-]*: [0-9]* passed, \([0-9]*\) failed$/\1/p' | tail -n 1)
   passed=$((passed + ${p:-0})); failed=$((failed + ${f:-0}))
-  if [ $rc -ne 0 ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: exited $rc without a cmocka summary"
+  if [ "$rc" -ne 0 ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: exited $rc without a cmocka summary"
   elif [ -z "$p" ] && [ -z "$f" ]; then broken=$((broken + 1)); echo "$t: printed no summary of passed or failed tests"; fi
 done
 failed=$((failed + broken))
