@@ -117,8 +117,13 @@ $(BIN): $(BUILD)/harness/commands/main.o $(BUILD)/libanimbench.a
 $(BUILD)/tests/test_%: $(BUILD)/tests/test_%.o $(TEST_HELPERS) $(BUILD)/libanimbench.a
 	$(CC) $(ALL_CFLAGS) $^ -lcmocka $(LDLIBS) -o $@
 
+# Test binaries and scripts run TEST_JOBS at once (one per core unless set); the log reads the same.
+NPROC := $(shell nproc 2>/dev/null || echo 2)
+TEST_JOBS ?= $(NPROC)
+# The slowest binaries first: with several at once, a long one started last would end alone.
+SLOW_TESTS = $(filter %/test_shellpack_slack %/test_codecs %/test_bvh %/test_runtime %/test_ozz %/test_sweep,$(TEST_BIN))
 test: $(BIN) $(TEST_BIN)
-	@scripts/run_tests.sh $(TEST_BIN) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" "tests/seed_gate.sh $(BIN)" "tests/corpus_comp_report.sh $(BIN)" tests/layers.sh tests/scripts_syntax.sh
+	@TEST_JOBS=$(TEST_JOBS) scripts/run_tests.sh $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(TEST_BIN)) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" "tests/seed_gate.sh $(BIN)" "tests/corpus_comp_report.sh $(BIN)" tests/layers.sh tests/scripts_syntax.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:
@@ -173,19 +178,28 @@ fuzz: fuzz-targets
 check: export ANIMBENCH_NEED_CLANG = 1
 check: export ANIMBENCH_NEED_SLURM = 1
 check: export CHECK_SUMMARY = $(CURDIR)/build/check-summary.txt
+# The stages are independent once bin/animbench and its tests are built, and each is mostly one
+# process: they run NPROC at once (the longest first), each one's output printed whole when it ends
+# (--output-sync), and every stage runs even after one fails (-k), so the summary counts them all.
+CHECK_STAGES = check-asan check-determinism check-test check-fuzz check-without-libraries check-results \
+  check-priors check-slurm check-cache-keys check-bvh-1gb
+.PHONY: check-stages $(CHECK_STAGES)
 check: deps
 	@mkdir -p build && rm -f build/check-summary.txt
-	@$(MAKE) --no-print-directory WERROR=-Werror test
-	@$(MAKE) --no-print-directory results-check
-	@$(MAKE) --no-print-directory test-asan
-	@tests/cache_keys.sh
-	@tests/priors.sh $(BIN)
-	@$(MAKE) --no-print-directory determinism
-	@$(MAKE) --no-print-directory test-without-libraries
-	@$(MAKE) --no-print-directory fuzz
-	@tests/bvh_1gb.sh $(BIN)
-	@tests/slurm.sh $(BIN)
-	@awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt
+	@$(MAKE) --no-print-directory -j$(NPROC) WERROR=-Werror $(BIN) $(TEST_BIN)
+	@$(MAKE) --no-print-directory -k -j$(NPROC) --output-sync=recurse WERROR=-Werror check-stages; rc=$$?; \
+	  awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt; exit $$rc
+check-stages: $(CHECK_STAGES)
+check-test: ; @$(MAKE) --no-print-directory test
+check-results: ; @$(MAKE) --no-print-directory results-check
+check-asan: ; @$(MAKE) --no-print-directory test-asan
+check-cache-keys: ; @tests/cache_keys.sh
+check-priors: ; @tests/priors.sh $(BIN)
+check-determinism: ; @$(MAKE) --no-print-directory determinism
+check-without-libraries: ; @$(MAKE) --no-print-directory test-without-libraries
+check-fuzz: ; @$(MAKE) --no-print-directory fuzz
+check-bvh-1gb: ; @tests/bvh_1gb.sh $(BIN)
+check-slurm: ; @tests/slurm.sh $(BIN)
 
 # Every committed results file measured by this code version (or on the allow-list, with its reason):
 # a results file by its points, any other file by its entry in results/manifest.json.
