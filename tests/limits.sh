@@ -148,6 +148,12 @@ if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\37
 expect 0 "random:bones=4,frames=20 memory: stream 3216 B" -- \
   "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
 
+# A crowd asked for 64 times the last-level cache stays within a quarter of the address space
+# allowed: before, it took up to 1 GiB and failed here under the 1 GiB limit ("out of memory for a
+# crowd"), as the default 4 times did on a machine reporting an L3 of 300 MiB.
+expect 0 "every core" -- "$bin" bench --clips walk --codecs raw --runs 1 --budget-ms 1 \
+  --patterns crowd --crowd-llc 64
+
 # Issue 13: the measuring commands stop at 1,048,576 joint-samples and name
 # the encode-only path; encode takes 16,777,216 and refuses more, before
 # allocating; a long clip through a study-layout row names its -sc twin.
