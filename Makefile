@@ -178,28 +178,32 @@ fuzz: fuzz-targets
 check: export ANIMBENCH_NEED_CLANG = 1
 check: export ANIMBENCH_NEED_SLURM = 1
 check: export CHECK_SUMMARY = $(CURDIR)/build/check-summary.txt
-# The stages are independent once bin/animbench and its tests are built, and each is mostly one
-# process: they run NPROC at once (the longest first), each one's output printed whole when it ends
-# (--output-sync), and every stage runs even after one fails (-k), so the summary counts them all.
+# The stages are independent once bin/animbench and its tests are built: NPROC of them run at once
+# (the longest first; the test suites also run their tests TEST_JOBS at once), each one's output
+# printed whole when it ends (--output-sync), and every stage runs even after one fails (-k).  A
+# stage that exits non-zero adds a failure of its own to the summary, so a stage that dies before
+# printing its count (a build error) cannot leave "0 failed".  -Werror is given to the builds that
+# had it before (the binary, its tests, the ASan and library-less suites), not to the others.
 CHECK_STAGES = check-asan check-determinism check-test check-fuzz check-without-libraries check-results \
   check-priors check-slurm check-cache-keys check-bvh-1gb
+STAGE_FAILED = { echo "$@: 0 passed, 1 failed (the stage exited non-zero)" | tee -a "$$CHECK_SUMMARY"; exit 1; }
 .PHONY: check-stages $(CHECK_STAGES)
 check: deps
 	@mkdir -p build && rm -f build/check-summary.txt
 	@$(MAKE) --no-print-directory -j$(NPROC) WERROR=-Werror $(BIN) $(TEST_BIN)
-	@$(MAKE) --no-print-directory -k -j$(NPROC) --output-sync=recurse WERROR=-Werror check-stages; rc=$$?; \
+	@$(MAKE) --no-print-directory -k -j$(NPROC) --output-sync=recurse check-stages; rc=$$?; \
 	  awk '{p += $$2; f += $$4} END {printf "check: %d passed, %d failed\n", p, f}' build/check-summary.txt; exit $$rc
 check-stages: $(CHECK_STAGES)
-check-test: ; @$(MAKE) --no-print-directory test
-check-results: ; @$(MAKE) --no-print-directory results-check
-check-asan: ; @$(MAKE) --no-print-directory test-asan
-check-cache-keys: ; @tests/cache_keys.sh
-check-priors: ; @tests/priors.sh $(BIN)
-check-determinism: ; @$(MAKE) --no-print-directory determinism
-check-without-libraries: ; @$(MAKE) --no-print-directory test-without-libraries
-check-fuzz: ; @$(MAKE) --no-print-directory fuzz
-check-bvh-1gb: ; @tests/bvh_1gb.sh $(BIN)
-check-slurm: ; @tests/slurm.sh $(BIN)
+check-test: ; @$(MAKE) --no-print-directory WERROR=-Werror test || $(STAGE_FAILED)
+check-results: ; @$(MAKE) --no-print-directory results-check || $(STAGE_FAILED)
+check-asan: ; @$(MAKE) --no-print-directory test-asan || $(STAGE_FAILED)
+check-cache-keys: ; @tests/cache_keys.sh || $(STAGE_FAILED)
+check-priors: ; @tests/priors.sh $(BIN) || $(STAGE_FAILED)
+check-determinism: ; @$(MAKE) --no-print-directory determinism || $(STAGE_FAILED)
+check-without-libraries: ; @$(MAKE) --no-print-directory test-without-libraries || $(STAGE_FAILED)
+check-fuzz: ; @$(MAKE) --no-print-directory fuzz || $(STAGE_FAILED)
+check-bvh-1gb: ; @tests/bvh_1gb.sh $(BIN) || $(STAGE_FAILED)
+check-slurm: ; @tests/slurm.sh $(BIN) || $(STAGE_FAILED)
 
 # Every committed results file measured by this code version (or on the allow-list, with its reason):
 # a results file by its points, any other file by its entry in results/manifest.json.
