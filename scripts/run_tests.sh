@@ -4,7 +4,8 @@
 # is kept until it ends and printed in the order given, so the log reads the same at any TEST_JOBS.
 set -u
 jobs=${TEST_JOBS:-1}
-case $jobs in '' | *[!0-9]* | 0) echo "run_tests: TEST_JOBS must be a positive integer, not '$jobs'" >&2; exit 2 ;; esac
+case $jobs in '' | *[!0-9]* | *[0-9][0-9][0-9][0-9]*) jobs=0 ;; *) jobs=$((10#$jobs)) ;; esac
+if [ "$jobs" -lt 1 ]; then echo "run_tests: TEST_JOBS must be an integer from 1 to 999, not '${TEST_JOBS:-}'" >&2; exit 2; fi
 out_dir=$(mktemp -d)
 trap 'rm -rf "$out_dir"' EXIT
 i=0
