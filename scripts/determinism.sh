@@ -10,8 +10,11 @@ cd "$(dirname "$0")/.."
 # Under make check's job server (stages side by side) this script is not a recipe make knows to run
 # make, so its builds cannot reach the job server: they are told to build on their own, one job at
 # a time (as they did), rather than warn "jobserver unavailable" at each build.
-MAKEFLAGS=$(sed -E 's/ ?--jobserver-(auth|fds)=[^ ]*//g; s/(^| )-j[0-9]*( |$)/\1\2/g' <<<"${MAKEFLAGS:-}")
-export MAKEFLAGS
+# Only the options before " -- " are edited: what follows is variables, whose values may hold " -j".
+make_options=${MAKEFLAGS:-} make_variables=""
+case ${MAKEFLAGS:-} in *" -- "*) make_options=${MAKEFLAGS%% -- *} make_variables=" -- ${MAKEFLAGS#* -- }" ;; esac
+make_options=$(sed -E 's/ ?--jobserver-(auth|fds)=[^ ]*//g; s/(^| )-j[0-9]*( |$)/\1\2/g' <<<"$make_options")
+export MAKEFLAGS="$make_options$make_variables"
 ref=""
 status=0
 same=0
