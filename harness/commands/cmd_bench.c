@@ -443,7 +443,9 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
                 const double over = cr.llc_bytes > 0 ? (double)cr.footprint_bytes / cr.llc_bytes : 0;
                 snprintf(extra, sizeof extra, "per pose, %d characters, %.1f MB = %.1fx the L%d cache, %s",
                          cr.characters, cr.footprint_bytes / 1e6, over, cr.llc_level,
-                         over >= 1 ? "cold" : "NOT COLD: the memory allowed is smaller than the cache");
+                         cr.llc_bytes <= 0 ? "cache size unknown: cold not known"
+                         : over >= 1       ? "cold"
+                                           : "NOT COLD: the footprint is below the cache");
                 print_row(c->name, clipset, "crowd", &cr.per_pose, extra);
                 snprintf(extra, sizeof extra, "wall per pose on %d threads: %.3g poses per second", cr.threads,
                          cr.poses_per_second);
