@@ -105,7 +105,7 @@ if [ -f "${base}_timings.tsv" ]; then
     dots "${pre}decode_patterns" "study sequential seek playback first-pose crowd every-core" \
       "What a pose costs in each access pattern (ns, $scope)" \
       "ns per pose (log)" \
-      "first pose: from the bytes to the first pose; crowd: enough characters, each with its own sampler over its own copy of a stream, that their footprint is four times the last-level cache, one pose each in turn (cold caches); every core: the crowd split over every core, wall time per pose"
+      "first pose: from the bytes to the first pose; crowd: enough characters, each with its own sampler over its own copy of a stream, that their footprint is four times the last-level cache (at most 1 GiB: the row gives the multiple), one pose each in turn; every core: the crowd split over every core, wall time per pose"
   # what the sampler holds against its stream, bytes per joint-sample (geometric mean over the clips)
   awk -F'\t' -v ahead="$ahead" '
     NR > 2 && $3 == "playback" && $7 != "-" && $9 > 0 { s1[$1] += log(($7 > 0 ? $7 : 1) / $9); s2[$1] += log(($8 > 0 ? $8 : 1) / $9); m[$1]++
