@@ -38,9 +38,10 @@ do for [clip in clips] {
   array label[words(codecs)]
   do for [i=1:words(codecs)] {
     label[i] = word(codecs, i)
-    undefine STATS_*
-    stats tsv using (curve(clip, word(codecs, i)) && $12 > cap ? $12 : NaN) nooutput
-    if (exists("STATS_records") && STATS_records > 0) {
+    # counted first: stats over no valid point prints a warning (one per codec and clip in make sweep)
+    stats tsv using (curve(clip, word(codecs, i)) && $12 > cap ? 1 : 0) nooutput
+    if (STATS_sum > 0) {
+      stats tsv using (curve(clip, word(codecs, i)) && $12 > cap ? $12 : NaN) nooutput
       label[i] = sprintf("%s (%s at %.0f%s mm: at the edge)", word(codecs, i), STATS_records > 1 ? "points" : "a point", \
                          STATS_min, STATS_max > STATS_min * 1.005 ? sprintf(" to %.0f", STATS_max) : "")
     }
