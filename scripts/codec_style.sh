@@ -10,10 +10,18 @@ cd "$(dirname "$0")/.." || exit 1
 words=0
 [ "${1:-}" = --words ] && { words=1; shift; }
 if [ "${1:-}" = --order ]; then # the codecs named, in the table's order (families together), unlisted ones last
+  # An unlisted codec goes after the last row of the family whose hue it takes (ceiling-x after the
+  # ceilings): a dot chart's family heading is written once.
   shift
-  awk -F'\t' -v names="$*" '/^#/ || NF < 6 { next } { rank[$1] = ++m }
-    END { n = split(names, w, " "); for (i = 1; i <= n; i++) printf "%d\t%d\t%s\n", (w[i] in rank ? rank[w[i]] : 1000), i, w[i] }' \
-    plots/codec_styles.tsv | sort -n -k1,1 -k2,2 | cut -f3 | tr '\n' ' '
+  awk -F'\t' -v names="$*" '/^#/ || NF < 6 { next } { rank[$1] = ++m; family[$1] = $2; last[$2] = m; listed[m] = $1 }
+    END { n = split(names, w, " ")
+          for (i = 1; i <= n; i++) {
+            c = w[i]; r = 1000
+            if (c in rank) r = rank[c]
+            else { best = ""; for (j = 1; j <= m; j++) if (index(c, listed[j] "-") == 1 && length(listed[j]) > length(best)) best = listed[j]
+                   if (best != "") r = last[family[best]] + 0.5 }
+            printf "%s\t%d\t%s\n", r, i, c } }' \
+    plots/codec_styles.tsv | LC_ALL=C sort -g -k1,1 -k2,2n | cut -f3 | tr '\n' ' '
   exit 0
 fi
 awk -F'\t' -v names="$*" -v words=$words '
