@@ -123,7 +123,7 @@ TEST_JOBS ?= $(NPROC)
 # The slowest binaries first: with several at once, a long one started last would end alone.
 SLOW_TESTS = $(filter %/test_shellpack_slack %/test_codecs %/test_bvh %/test_runtime %/test_ozz %/test_sweep,$(TEST_BIN))
 test: $(BIN) $(TEST_BIN)
-	@TEST_JOBS=$(TEST_JOBS) scripts/run_tests.sh $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(TEST_BIN)) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" "tests/seed_gate.sh $(BIN)" "tests/corpus_comp_report.sh $(BIN)" tests/layers.sh tests/scripts_syntax.sh
+	@TEST_JOBS=$(TEST_JOBS) scripts/run_tests.sh $(SLOW_TESTS) $(filter-out $(SLOW_TESTS),$(TEST_BIN)) "scripts/check_readme_example.sh $(BIN)" "tests/limits.sh $(BIN)" "tests/results_check.sh $(BIN)" "tests/scene_cli.sh $(BIN)" "tests/seed_gate.sh $(BIN)" "tests/corpus_comp_report.sh $(BIN)" tests/layers.sh tests/test_runner.sh tests/scripts_syntax.sh
 
 SAN = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 test-asan:

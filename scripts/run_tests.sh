@@ -8,14 +8,30 @@ case $jobs in '' | *[!0-9]* | *[0-9][0-9][0-9][0-9]*) jobs=0 ;; *) jobs=$((10#$j
 if [ "$jobs" -lt 1 ]; then echo "run_tests: TEST_JOBS must be an integer from 1 to 999, not '${TEST_JOBS:-}'" >&2; exit 2; fi
 out_dir=$(mktemp -d)
 trap 'rm -rf "$out_dir"' EXIT
+# Ctrl-C (or TERM) stops the tests still running, with whatever they started, and sums nothing.  Each test
+# runs in its own process group (set -m): without job control a background job ignores SIGINT and went on
+# after the runner had stopped.
+pids=()
+stop() {
+  trap - INT TERM
+  echo "run_tests: interrupted: the tests still running are stopped" >&2
+  exec 2> /dev/null # not bash's "Terminated" notice for each
+  for p in "${pids[@]}"; do kill -TERM -- "-$p"; done
+  exit 130
+}
+trap stop INT TERM
+set -m
 i=0
 for t in "$@"; do
   while [ "$(jobs -pr | wc -l)" -ge "$jobs" ]; do wait -n; done
-  # $t unquoted: an entry may be a script with its arguments
-  ( $t > "$out_dir/$i.out" 2>&1; echo $? > "$out_dir/$i.rc" ) &
+  # $t unquoted: an entry may be a script with its arguments.  The subshell's own stderr goes to the test's
+  # log too: bash's "Segmentation fault" notice for a test that crashed lands beside that test's output.
+  ( exec > "$out_dir/$i.out" 2>&1 < /dev/null; $t; echo $? > "$out_dir/$i.rc" ) &
+  pids+=($!)
   i=$((i + 1))
 done
 wait
+set +m
 passed=0 failed=0 broken=0
 i=0
 for t in "$@"; do
