@@ -42,6 +42,13 @@ expect "--record from a stale file" 0 "" "$bin" results-check --manifest "$m" --
 expect "a file recorded from stale points" 1 "row raw at 1111111111111111" "$bin" results-check --manifest "$m" "$tmp/a_table.md"
 expect "an unknown codec to --record" 2 "unknown codec 'nope'" "$bin" results-check --manifest "$m" --record --codecs nope "$tmp/x"
 expect "--record without a source" 2 "--record needs one of --from and --codecs" "$bin" results-check --manifest "$m" --record "$tmp/x"
+expect "a file that should hold every row, without most" 1 "no point of row raw, const, linear-all" \
+  "$bin" results-check --manifest "$m" --every-row "$tmp/a.json" "$tmp/a.json"
+expect "a file that should hold every row: current otherwise" 1 "STALE           $tmp/a.json" \
+  "$bin" results-check --manifest "$m" --every-row "$tmp/a.json" "$tmp/a.json"
+expect "--every-row asks it of the files it names only" 0 "current         $tmp/b.json" \
+  "$bin" results-check --manifest "$m" --every-row "$tmp/a.json" "$tmp/b.json"
+expect "--every-row without a file" 2 "--every-row needs a value" "$bin" results-check --manifest "$m" "$tmp/b.json" --every-row
 echo "results-check-test: $passed passed, $failed failed"
 [ -n "${CHECK_SUMMARY:-}" ] && echo "results-check-test: $passed passed, $failed failed" >> "$CHECK_SUMMARY"
 [ "$failed" -eq 0 ]

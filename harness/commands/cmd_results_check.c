@@ -25,14 +25,16 @@
 #include "harness/sweep/results.h"
 
 #define RESULTS_CHECK_USAGE                                                                                    \
-    "usage: animbench results-check [--manifest FILE] [--allow FILE] FILE...\n"                                \
+    "usage: animbench results-check [--manifest FILE] [--allow FILE] [--every-row FILE]... FILE...\n"          \
     "       animbench results-check --record (--from SOURCE.json | --codecs a,b,...) [--by TEXT]\n"            \
     "                               [--manifest FILE] FILE...\n"                                               \
     "  Lists every results FILE measured by another code version than this build's: a file with points\n"   \
     "  by its points' versions, any other file by the versions its manifest entry recorded (default\n"       \
     "  manifest: results/manifest.json).  A stale file named in the allow-list (lines 'FILE<TAB>why')\n"      \
     "  is reported with its reason and does not fail; any other stale or unrecorded file makes the\n"       \
-    "  exit status 1.\n"                                                                                     \
+    "  exit status 1.  A results file named by --every-row must also hold a point of every row this\n"      \
+    "  build can run (make bench's results/bench.json: a row added to the registry and not benchmarked\n"  \
+    "  is stale there).\n"                                                                                   \
     "  --record writes FILE's manifest entry: the versions of SOURCE's points (a summary or figure made\n"   \
     "  from them; SOURCE may be several files, a,b,c), or this build's versions of the rows named (a\n"     \
     "  table of timings).\n"
@@ -157,6 +159,25 @@ static cJSON *read_manifest(const char *path, char *err, size_t err_size)
     return doc;
 }
 
+/* For a file that should hold every row: appends to `why` the rows this build runs that it has no point
+ * of.  Returns how many. */
+static int rows_missing(const version_set *v, char *why, size_t n)
+{
+    size_t w = strlen(why);
+    int missing = 0;
+    for (int i = 0; i < codec_count(); i++) {
+        const codec *c = codec_at(i);
+        if ((c->flags & CODEC_UNAVAILABLE) || cJSON_GetObjectItemCaseSensitive(v->codecs, c->name))
+            continue;
+        w += (size_t)snprintf(why + w, w < n ? n - w : 0, "%s%s", missing ? ", " : w ? "; no point of row " : "no point of row ",
+                              c->name);
+        missing++;
+    }
+    if (w >= n && n > 4)
+        memcpy(why + n - 4, "...", 4);
+    return missing;
+}
+
 /* The allow-list: "FILE<TAB>reason" per line; '#' starts a comment. */
 static char *allowed_reason(const char *list, const char *file)
 {
@@ -274,9 +295,14 @@ int cmd_results_check(int argc, char **argv)
     const char *manifest_path = "results/manifest.json", *allow_path = NULL, *from = NULL, *codecs = NULL, *by = NULL;
     bool do_record = false;
     char **files = calloc((size_t)argc + 1, sizeof *files);
-    int nfiles = 0;
-    if (!files)
+    const char **every_row = calloc((size_t)argc + 1, sizeof *every_row);
+    int nfiles = 0, nevery = 0;
+    if (!files || !every_row) {
+        free(files);
+        free(every_row);
+        fprintf(stderr, "animbench results-check: out of memory\n");
         return 1;
+    }
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         const char **target = strcmp(a, "--manifest") == 0 ? &manifest_path
@@ -285,10 +311,13 @@ int cmd_results_check(int argc, char **argv)
                               : strcmp(a, "--codecs") == 0 ? &codecs
                               : strcmp(a, "--by") == 0     ? &by
                                                            : NULL;
-        if (target) {
+        if (strcmp(a, "--every-row") == 0 && i + 1 < argc) {
+            every_row[nevery++] = argv[++i];
+        } else if (target || strcmp(a, "--every-row") == 0) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "animbench results-check: %s needs a value\n%s", a, RESULTS_CHECK_USAGE);
                 free(files);
+                free(every_row);
                 return 2;
             }
             *target = argv[++i];
@@ -297,10 +326,12 @@ int cmd_results_check(int argc, char **argv)
         } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
             fputs(RESULTS_CHECK_USAGE, stdout);
             free(files);
+            free(every_row);
             return 0;
         } else if (a[0] == '-') {
             fprintf(stderr, "animbench results-check: unknown option '%s'\n%s", a, RESULTS_CHECK_USAGE);
             free(files);
+            free(every_row);
             return 2;
         } else {
             files[nfiles++] = argv[i];
@@ -313,11 +344,13 @@ int cmd_results_check(int argc, char **argv)
                             : "--from, --codecs and --by go with --record",
                 RESULTS_CHECK_USAGE);
         free(files);
+        free(every_row);
         return 2;
     }
     if (do_record) {
         const int rc = record(manifest_path, from, codecs, by, files, nfiles);
         free(files);
+        free(every_row);
         return rc;
     }
     char err[600];
@@ -329,6 +362,7 @@ int cmd_results_check(int argc, char **argv)
         if (!allow) {
             fprintf(stderr, "animbench results-check: --allow: %s\n", err);
             free(files);
+            free(every_row);
             return 2;
         }
     }
@@ -337,6 +371,7 @@ int cmd_results_check(int argc, char **argv)
         fprintf(stderr, "animbench results-check: %s\n", err);
         free(allow);
         free(files);
+        free(every_row);
         return 2;
     }
     const cJSON *entries = cJSON_GetObjectItemCaseSensitive(manifest, "files");
@@ -381,6 +416,9 @@ int cmd_results_check(int argc, char **argv)
         } else {
             is_stale = compare_versions(&v, why, sizeof why, unchecked, sizeof unchecked);
         }
+        for (int k = 0; k < nevery; k++)
+            if (strcmp(every_row[k], f) == 0 && rows_missing(&v, why, sizeof why) > 0)
+                is_stale = 1;
         char *reason = is_stale ? allowed_reason(allow, f) : NULL;
         if (!is_stale) {
             state = "current";
@@ -412,5 +450,6 @@ int cmd_results_check(int argc, char **argv)
     cJSON_Delete(manifest);
     free(allow);
     free(files);
+    free(every_row);
     return stale + unknown > 0;
 }
