@@ -103,7 +103,11 @@ expect 2 "--tol-mm needs a value" -- "$bin" run --clip walk --codec cubic --tol-
 expect 2 "--tol-mm: expected a number above 0, found 'x'" -- "$bin" run --clip walk --codec cubic --tol-mm x
 expect 2 "--runs 0: out of range; it takes an integer from 1 to" -- "$bin" bench --runs 0
 expect 2 "--step 2.5: out of range; it takes an integer from 1 to 65536" -- "$bin" run --clip walk --codec every-nth --step 2.5
-for cmd in tables list run sweep bench export match compare; do
+# every command the top-level help lists (17), each with its own usage
+cmds=$("$bin" --help 2>&1 | sed -n 's/^  \([a-z][a-z-]*\)\( .*\)\{0,1\}$/\1/p')
+[ "$(wc -w <<<"$cmds")" -ge 17 ] && passed=$((passed + 1)) ||
+  { failed=$((failed + 1)); echo "limits: FAILED: animbench --help lists $(wc -w <<<"$cmds") commands, not 17 or more: $cmds"; }
+for cmd in $cmds; do
   expect 0 "usage: animbench $cmd" -- "$bin" $cmd --help
 done
 
