@@ -28,10 +28,12 @@ run() {
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
                    shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
                    shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp shellpack-comp-exchange \
-                   shellpack-ra-comp-exchange; do
+                   shellpack-ra-comp-exchange shellpack-comp-keys; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
+      # where shellpack-comp-keys keeps shellpack-trellis-keys's stream (test_shellpack_slack.c)
+      "build-det-$name/animbench" run --clip mocap --codec shellpack-comp-keys --tol-mm 1
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec cubic
       "build-det-$name/animbench" run --clip random:bones=40,frames=120,seed=3 --codec shellpack --tol-mm 0.1
