@@ -44,7 +44,7 @@ fi
 
 # Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
 speed=$(mktemp)
-speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-comp-trellis,shellpack-comp-exchange,shellpack-comp-trained,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp,shellpack-ra-comp-exchange,acl)
+speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-comp-trellis,shellpack-comp-exchange,shellpack-comp-trained,shellpack-comp-keys,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp,shellpack-ra-comp-exchange,acl)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json
