@@ -270,6 +270,15 @@ static const codec CODECS[] = {
                             "shellpack-comp-trained's decoder",
      CODEC_DECODES_AHEAD, (&(const shellpack_smallest_config){"shellpack-comp-trained", {"shellpack-trellis-keys"}}),
      &SHELLPACK_SMALLEST_OPS, 1, COMP_TRAINED_SOURCES " shellpack_smallest.c shellpack_smallest.h", SHELL_TARGET, 1},
+    {"shellpack-comp-trellis-p2", "shellpack-comp-trellis with two passes of the trellis instead of 8 (ablation: the "
+                                  "passes, in compensated terms; the plan shellpack-comp-fast codes)",
+     CODEC_DECODES_AHEAD, SLACK_COMP(false, false, 2, 2), &SHELLPACK_SLACK_OPS, 1, SLACK_COMP_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-comp-fast", "shellpack-comp-trellis-p2's plan coded as shellpack-comp-trained codes its streams (from the "
+                            "trained states or not, with or without the match model and the sign contexts: the smallest); "
+                            "no step exchange and no second plan, so that its encode stays within issue 23's 10x ACL's "
+                            "time; read by shellpack-comp-trained's decoder",
+     CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-comp-trellis-p2"}, SP_PRIORS, 10, true}),
+     &SHELLPACK_MATCH_OPS, 1, COMP_TRAINED_SOURCES, SHELL_TARGET, 1}, /* settings are not in the cache key: bump the version with shellpack-comp-trellis-p2's */
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

@@ -28,7 +28,7 @@ run() {
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
                    shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
                    shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp shellpack-comp-exchange \
-                   shellpack-ra-comp-exchange shellpack-comp-keys; do
+                   shellpack-ra-comp-exchange shellpack-comp-keys shellpack-comp-trellis-p2 shellpack-comp-fast; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done

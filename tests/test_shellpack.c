@@ -224,7 +224,8 @@ static void test_hostile_streams(void **state)
                                        "shellpack-nopred", "shellpack-gzip", "shellpack-ra", "shellpack-trellis", "shellpack-exchange",
                                        "shellpack-ra-trellis", "shellpack-ra-exchange", "shellpack-match", "shellpack-trained",
                                        "shellpack-comp", "shellpack-comp-trellis", "shellpack-comp-trained", "shellpack-ra-comp",
-                                       "shellpack-comp-exchange", "shellpack-ra-comp-exchange", "shellpack-comp-keys"};
+                                       "shellpack-comp-exchange", "shellpack-ra-comp-exchange", "shellpack-comp-keys",
+                                       "shellpack-comp-trellis-p2", "shellpack-comp-fast"};
     static const uint8_t MASKS[] = {0x01, 0x80, 0xFF};
     measured_clip *m = load("jump", 0.5);
     const anim_rig *rig = m->source->clip->rig;

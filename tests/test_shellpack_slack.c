@@ -7,7 +7,8 @@
  * repeats and nothing else; shellpack-trained is never larger than shellpack-match, and each row's
  * decoder reads only the flags its encoder writes; shellpack-comp-trained takes the match model only
  * where it pays more than 1 % and writes streams with sign contexts; shellpack-comp-keys keeps the smaller of
- * shellpack-comp-trained's and shellpack-trellis-keys's streams.  Truncated and flipped streams: test_shellpack.c's
+ * shellpack-comp-trained's and shellpack-trellis-keys's streams; shellpack-comp-fast codes shellpack-comp-trellis-p2's
+ * plan, never in more bytes than that row's stream.  Truncated and flipped streams: test_shellpack.c's
  * test_hostile_streams, which takes these rows too. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -39,7 +40,7 @@ static const char *const ROWS[] = {"shellpack-trellis", "shellpack-exchange", "s
                                    /* with error feedback down the hierarchy first (shellpack_comp.c) */
                                    "shellpack-comp", "shellpack-comp-allkeys", "shellpack-comp-trellis",
                                    "shellpack-comp-trained", "shellpack-ra-comp", "shellpack-comp-exchange",
-                                   "shellpack-ra-comp-exchange"};
+                                   "shellpack-ra-comp-exchange", "shellpack-comp-trellis-p2", "shellpack-comp-fast"};
 #define ROW_COUNT (sizeof ROWS / sizeof *ROWS)
 
 /* ACL's shell distance of the clip the harness decodes from the bytes, max over every joint and
@@ -448,6 +449,55 @@ static void test_comp_trained_signs(void **state)
     assert_true(sign_streams > 0);
 }
 
+/* Whether two clips hold the same samples, bit for bit. */
+static bool same_samples(const anim_clip *a, const anim_clip *b);
+
+/* shellpack-comp-fast codes one plan, shellpack-comp-trellis-p2's: its decoder (shellpack-comp-trained's)
+ * reads its stream to the clip shellpack's decoder reads from that row's, sample for sample, and the stream
+ * is never larger than that row's (which it offers first), smaller on some clip (the trained states and
+ * the sign contexts pay for themselves there); and its encode runs no other source (one plan). */
+static void test_comp_fast_row(void **state)
+{
+    (void)state;
+    static const char *const CLIPS[] = {"walk", "jump", "mocap"};
+    static const double TARGETS[] = {0.1, 1};
+    const codec *row = codec_find("shellpack-comp-fast"), *plain = codec_find("shellpack"),
+                *decoder = codec_find("shellpack-comp-trained");
+    assert_non_null(row);
+    const shellpack_match_config *cfg = row->config;
+    assert_string_equal(cfg->sources[0], "shellpack-comp-trellis-p2");
+    assert_null(cfg->sources[1]);
+    int smaller = 0;
+    for (size_t i = 0; i < 3; i++) {
+        measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
+        const anim_rig *rig = m->source->clip->rig;
+        for (size_t t = 0; t < 2; t++) {
+            codec_output got = encode_row(m, "shellpack-comp-fast", TARGETS[t]),
+                         plan = encode_row(m, "shellpack-comp-trellis-p2", TARGETS[t]);
+            print_message("  %s at %g mm: shellpack-comp-fast %zu bytes, shellpack-comp-trellis-p2 %zu\n", CLIPS[i],
+                          TARGETS[t], got.bytes.size, plan.bytes.size);
+            assert_true(got.bytes.size <= plan.bytes.size);
+            smaller += got.bytes.size < plan.bytes.size;
+            char err[256];
+            anim_clip *ours = row->ops->decode(row, got.bytes.data, got.bytes.size, rig, err, sizeof err),
+                      *by_trained = decoder->ops->decode(decoder, got.bytes.data, got.bytes.size, rig, err, sizeof err),
+                      *theirs = plain->ops->decode(plain, plan.bytes.data, plan.bytes.size, rig, err, sizeof err);
+            assert_non_null(ours);
+            assert_non_null(by_trained);
+            assert_non_null(theirs);
+            assert_true(same_samples(ours, theirs));
+            assert_true(same_samples(by_trained, theirs));
+            clip_free(ours);
+            clip_free(by_trained);
+            clip_free(theirs);
+            codec_output_free(&got);
+            codec_output_free(&plan);
+        }
+        measured_clip_free(m);
+    }
+    assert_true(smaller > 0);
+}
+
 /* A row for test_comp_keys_row: one byte, read by its own decoder as the rig's rest pose (no sampler:
  * registered by the last test, which samples nothing). */
 static int one_byte_encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
@@ -679,6 +729,7 @@ int main(void)
         cmocka_unit_test(test_trained_row),
         cmocka_unit_test(test_comp_trained_match_margin),
         cmocka_unit_test(test_comp_trained_signs),
+        cmocka_unit_test(test_comp_fast_row),
         cmocka_unit_test(test_comp_keys_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
