@@ -3,7 +3,7 @@
 # shellpack-ra and both with their slack spent (shellpack-trellis, shellpack-exchange,
 # shellpack-ra-trellis, shellpack-ra-exchange), shellpack-match and shellpack-trained against ACL at equal measured shell
 # error on the study's clips and the four captures (sweeps/shellpack.json), then decode and encode
-# timings of twelve rows side by side (the compensated ones too), one core, pinned, median, min and max of 5 runs; what a runtime pays at
+# timings of twenty rows and ACL side by side (every whole-clip row of the ablation, the random-access ones), one core, pinned, median, min and max of 5 runs; what a runtime pays at
 # equal error (playback, seek, first pose, whole clip, a crowd with cold caches, held memory:
 # scripts/runtime.sh); and the trade of shellpack-ra's section length (scripts/shellpack_sections.sh).
 # Writes results/shellpack.json and .tsv, results/shellpack_vs_acl.md and
@@ -44,7 +44,7 @@ fi
 
 # Timings: benchmarks, never asserted.  One clip at a time (each has its own unit).
 speed=$(mktemp)
-speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-comp-trellis,shellpack-comp-exchange,shellpack-comp-trained,shellpack-comp-keys,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp,shellpack-ra-comp-exchange,acl)
+speed_rows=$(scripts/available_codecs.sh "$bin" shellpack,shellpack-trellis,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-comp-trellis,shellpack-comp-exchange,shellpack-comp-trained,shellpack-comp-keys,shellpack-comp-trellis-p2,shellpack-comp-fast,shellpack-allkeys,shellpack-trellis-keys,shellpack-trellis-p1,shellpack-slack,shellpack-ra,shellpack-ra-trellis,shellpack-ra-exchange,shellpack-ra-comp,shellpack-ra-comp-exchange,acl)
 echo -e "# animbench bench, pinned to CPU $pin, 5 runs, tol_mm 0.1: whole-clip decode and encode, ns per clip\nclip\tjoint_samples\tcodec\tdecode_median\tdecode_min\tdecode_max\tencode_median\tencode_min\tencode_max" >"$speed"
 bench_one() { # label clip unit up
   local label=$1 clip=$2 unit=$3 up=$4 json

@@ -9,6 +9,8 @@ cd "$(dirname "$0")/.."
 ratios=results/shellpack_ratios.tsv corpus=results/corpus_ratios.tsv
 ablation=results/shellpack_ablation.tsv corpus_ablation=results/corpus_ablation.tsv
 comp_corpus=results/corpus_comp_ratios.tsv # make corpus-comp: the compensated rows on Bandai (make corpus lacks them)
+fast_corpus=results/corpus_fast_ratios.tsv fast_ablation=results/corpus_fast_ablation.tsv # make corpus-fast
+speed=results/shellpack_speed.tsv
 [ -f "$ratios" ] || { echo "shellpack_slack_report.sh: $ratios is missing: run make shellpack" >&2; exit 1; }
 have_corpus=0
 [ -f "$corpus" ] && [ -f "$corpus_ablation" ] && grep -q "	shellpack-exchange	" "$corpus" && have_corpus=1
@@ -33,7 +35,9 @@ verdict() { awk -v v="$1" -v g="$2" 'BEGIN { print (v != "-" && v + 0 <= g + 0) 
 
 echo "## The goals"
 echo
-echo "For the six whole-clip rows: shellpack-comp-keys (shellpack-comp-trained's stream, or shellpack-trellis-keys's where"
+echo "For the seven whole-clip rows: shellpack-comp-fast (shellpack-comp-trellis-p2's plan, two trellis passes in"
+echo "compensated terms, coded as shellpack-comp-trained codes its streams: the smallest row found whose encode stays"
+echo "within 10x ACL's; its Bandai figures from results/corpus_fast_ratios.tsv, \`make corpus-fast\`), shellpack-comp-keys (shellpack-comp-trained's stream, or shellpack-trellis-keys's where"
 echo "that is smaller: its plan leaves frames out, which none of shellpack-comp-trained's sources does; not run on"
 echo "Bandai),"
 echo "shellpack-comp-trained (shellpack-trained with error feedback down the hierarchy:"
@@ -46,10 +50,13 @@ echo "exchanged, then the trellis) and shellpack-trellis (the trellis on shellpa
 echo
 echo "| goal | row | measured | met |"
 echo "|---|---|---|---|"
-for row in shellpack-comp-keys shellpack-comp-trained shellpack-trained shellpack-match shellpack-exchange shellpack-trellis; do
+for row in shellpack-comp-fast shellpack-comp-keys shellpack-comp-trained shellpack-trained shellpack-match shellpack-exchange shellpack-trellis; do
   bandai=$corpus bandai_ok=$have_corpus
   if [ "$row" = shellpack-comp-keys ]; then
     bandai_ok=0
+  elif [ "$row" = shellpack-comp-fast ]; then
+    bandai=$fast_corpus bandai_ok=0
+    [ -f "$fast_corpus" ] && grep -q "	$row	" "$fast_corpus" && bandai_ok=1
   elif [ "$row" = shellpack-comp-trained ]; then
     bandai=$comp_corpus bandai_ok=0
     [ -f "$comp_corpus" ] && grep -q "	$row	" "$comp_corpus" && bandai_ok=1
@@ -65,7 +72,7 @@ for row in shellpack-comp-keys shellpack-comp-trained shellpack-trained shellpac
   elif [ "$row" = shellpack-comp-keys ]; then
     echo "| the Bandai goals | $row | not measured: make corpus-comp does not run this row | - |"
   else
-    echo "| the Bandai goals | $row | make corpus$([ "$row" = shellpack-comp-trained ] && echo -comp) has not run | - |"
+    echo "| the Bandai goals | $row | make corpus$(case $row in shellpack-comp-trained) echo -comp ;; shellpack-comp-fast) echo -fast ;; esac) has not run | - |"
   fi
   read -r m _ _ n <<<"$(geo "$ratios" "$row" "shell_max_mm <= 0.1 mm" '^cmu_01_0[13]')"
   read -r sm _ _ _ <<<"$(geo "$ratios" shellpack "shell_max_mm <= 0.1 mm" '^cmu_01_0[13]')"
@@ -80,7 +87,7 @@ for row in shellpack-comp-keys shellpack-comp-trained shellpack-trained shellpac
   awk -F'\t' -v row="$row" '
     # the order the rows joined the harness: a row is compared with those of its own generation or before
     function generation(c) {
-      return c == "shellpack-comp-keys" ? 6 : c ~ /^shellpack-(ra-)?comp/ ? 5 : c == "shellpack-trained" ? 4 : c == "shellpack-match" ? 3 : c ~ /^shellpack-(ra-)?exchange$/ ? 2 : 1
+      return c ~ /^shellpack-comp-(keys|fast|trellis-p2)$/ ? 6 : c ~ /^shellpack-(ra-)?comp/ ? 5 : c == "shellpack-trained" ? 4 : c == "shellpack-match" ? 3 : c ~ /^shellpack-(ra-)?exchange$/ ? 2 : 1
     }
     NR > 2 && $37 == "shell_max_mm" && $39 == "1" {
       k = $1 SUBSEP ($38 + 0)
@@ -106,10 +113,22 @@ echo
 echo "## Ablation: what each step pays (bytes relative to shellpack's, geometric mean over the clips both reach)"
 echo
 echo "Each row adds one thing to the one above it, or takes one out of shellpack-trellis; the same targets, each row's"
-echo "own smallest stream.  Study + captures: the seven clips of \`make shellpack\`."
+echo "own smallest stream.  Study + captures: the seven clips of \`make shellpack\`.  What each costs, beside what it"
+echo "pays: its encode time over ACL's and its whole-clip decode time over shellpack's, clip by clip in the same run"
+echo "(results/shellpack_speed.tsv: 0.1 mm, one core, medians of 5; geometric mean over its clips, and the worst)."
 echo
-echo "| row | what it is | study + captures 0.1 mm | 1 mm | Bandai 0.1 mm | 1 mm |"
-echo "|---|---|---:|---:|---:|---:|"
+echo "| row | what it is | study + captures 0.1 mm | 1 mm | Bandai 0.1 mm | 1 mm | encode / ACL's | worst | decode / shellpack's | worst |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+# speed_of ROW: "encode-mean encode-worst decode-mean decode-worst" over the speed table's clips, or "- - - -"
+speed_of() {
+  [ -f "$speed" ] || { echo "- - - -"; return; }
+  awk -F'\t' -v row="$1" 'NR > 2 { d[$1, $3] = $4; e[$1, $3] = $7; if (!($1 in seen)) { seen[$1] = 1; o[++n] = $1 } }
+    END { for (i = 1; i <= n; i++) { k = o[i]
+            if ((k, row) in e && (k, "acl") in e) { r = e[k, row] / e[k, "acl"]; se += log(r); ne++; if (r > we) we = r }
+            if ((k, row) in d && (k, "shellpack") in d) { r = d[k, row] / d[k, "shellpack"]; sd += log(r); nd++; if (r > wd) wd = r } }
+          if (ne) printf "%.1fx %.1fx ", exp(se / ne), we; else printf "- - "
+          if (nd) printf "%.2fx %.2fx\n", exp(sd / nd), wd; else print "- -" }' "$speed"
+}
 while IFS='|' read -r row what; do
   read -r a _ _ _ <<<"$(geo "$ablation" "$row" "shell_max_mm <= 0.1 mm")"
   read -r b _ _ _ <<<"$(geo "$ablation" "$row" "shell_max_mm <= 1 mm")"
@@ -117,8 +136,12 @@ while IFS='|' read -r row what; do
   if [ "$have_corpus" = 1 ] && grep -q "	$row	" "$corpus_ablation"; then
     read -r c _ _ _ <<<"$(geo "$corpus_ablation" "$row" "shell_max_mm <= 0.1 mm")"
     read -r d _ _ _ <<<"$(geo "$corpus_ablation" "$row" "shell_max_mm <= 1 mm")"
+  elif [ -f "$fast_ablation" ] && grep -q "	$row	" "$fast_ablation"; then # make corpus-fast's rows
+    read -r c _ _ _ <<<"$(geo "$fast_ablation" "$row" "shell_max_mm <= 0.1 mm")"
+    read -r d _ _ _ <<<"$(geo "$fast_ablation" "$row" "shell_max_mm <= 1 mm")"
   fi
-  echo "| $row | $what | $a | $b | $c | $d |"
+  read -r em ew dm dw <<<"$(speed_of "$row")"
+  echo "| $row | $what | $a | $b | $c | $d | $em | $ew | $dm | $dw |"
 done <<'EOF'
 shellpack|issue 11: the closed loop, key omission, predictors, range coder
 shellpack-allkeys|shellpack coding every frame
@@ -133,11 +156,15 @@ shellpack-comp-trellis|shellpack-trellis with error feedback down the hierarchy 
 shellpack-comp-exchange|shellpack-comp-trellis with the step exchange before the trellis, every trial in compensated terms
 shellpack-comp-trained|shellpack-trained with the compensated plans as sources and each residual's sign in its own context (or not)
 shellpack-comp-keys|shellpack-comp-trained, or shellpack-trellis-keys's stream where that is smaller (a plan that leaves frames out)
+shellpack-comp-trellis-p2|shellpack-comp-trellis with 2 trellis passes instead of 8
+shellpack-comp-fast|shellpack-comp-trellis-p2's plan coded as shellpack-comp-trained codes its streams: one plan, no step exchange, for an encode within 10x ACL's
 EOF
 echo
 echo "'-': not measured there (make corpus runs shellpack-trellis, shellpack-exchange, shellpack-trellis-keys,"
-echo "shellpack-ra-trellis, shellpack-ra-exchange, shellpack-match and shellpack-trained only; the compensated rows"
-echo "on Bandai: results/corpus_comp_summary.md, \`make corpus-comp\`, whose ablation is over ACL's clips)."
+echo "shellpack-ra-trellis, shellpack-ra-exchange, shellpack-match and shellpack-trained only, make corpus-fast"
+echo "shellpack-comp-trellis-p2 and shellpack-comp-fast; the other compensated rows on Bandai:"
+echo "results/corpus_comp_summary.md, \`make corpus-comp\`, whose ablation is over ACL's clips; a row without"
+echo "timings is not in results/shellpack_speed.tsv)."
 echo
 echo "## Knowing the data before seeing it: shellpack-trained"
 echo
