@@ -278,7 +278,7 @@ static const codec CODECS[] = {
                             "no step exchange and no second plan, so that its encode stays within issue 23's 10x ACL's "
                             "time; read by shellpack-comp-trained's decoder",
      CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-comp-trellis-p2"}, SP_PRIORS, 10, true}),
-     &SHELLPACK_MATCH_OPS, 1, COMP_TRAINED_SOURCES, SHELL_TARGET, 1}, /* settings are not in the cache key: bump the version with shellpack-comp-trellis-p2's */
+     &SHELLPACK_MATCH_OPS, 1, COMP_TRAINED_SOURCES, SHELL_TARGET, 1}, /* settings (here and shellpack-comp-trellis-p2's) are not in the cache key: bump the version when either changes */
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

@@ -70,20 +70,21 @@ check "comp-trained's figures from the other run" \
   has "| shellpack-comp-trained | make corpus-comp | 0.431x (3) | 0.400x (1) | 0.447x (2) | 0.250x (4) | 0.250x (1) | 0.250x (3) |"
 check "fast over comp-trained at 0.1 mm" has "| 0.1 mm | 1.160 | 1.000 ($H) | 1.250 ($T) | 0, 1, 2 | 3 |"
 check "fast over comp-trained at 1 mm" has "| 1 mm | 1.200 | 1.200 ($H) | 1.200 ($H) | 0, 0, 4 | 4 |"
-check "the runs agree on shellpack" has "the same in both on 8 clip-targets, different"
-check "none differs" has "on 0, in this run only on 0."
+check "the runs agree on shellpack" has "the same in both on 8 clip-targets (7"
+check "bytes compared where ACL reaches" has "where ACL reaches the target, so that bytes were compared), different on 0,"
+check "none differs" has "in this run only on 0."
 check "nothing left out when they agree" bash -c "! grep -q 'leaves out' <<<\"\$1\"" _ "$out"
 comp 0.61 > "$tmp/comp2.tsv"
 out=$(run "$tmp/fast.tsv" "$tmp/comp2.tsv" 2>&1)
-check "a different shellpack ratio is counted" has "the same in both on 7 clip-targets, different"
-check "as one that differs" has "on 1, in this run only on 0."
+check "a different shellpack ratio is counted" has "the same in both on 7 clip-targets (6"
+check "as one that differs" has "compared), different on 1, in this run only on 0."
 check "named with both ratios, the other run's first" has "- $U at 1 mm: 0.61/1, 0.6/1"
 check "and left out of the comparison" has "| 1 mm | 1.200 | 1.200 ($H) | 1.200 ($H) | 0, 0, 3 | 3 |"
 check "only there" has "| 0.1 mm | 1.160 | 1.000 ($H) | 1.250 ($T) | 0, 1, 2 | 3 |"
 # runs with no clip-target in common
 sed "s/\t$H\t/\tother\t/; s/\t$T\t/\tother2\t/; s/\t$U\t/\tother3\t/; s/\t$M\t/\tother4\t/" "$tmp/comp.tsv" > "$tmp/comp3.tsv"
 out=$(run "$tmp/fast.tsv" "$tmp/comp3.tsv" 2>&1)
-check "no clip-target in common is said" has "**The runs share no clip-target: the comparison with shellpack-comp-trained above is not valid.**"
+check "no clip-target agreed on is said" has "**The runs agree on no clip-target: the comparison with shellpack-comp-trained above is not valid.**"
 # refusals: exit 1, a message naming the file, nothing on stdout
 refuse() { # what, fast file, comp file
   local o e rc
