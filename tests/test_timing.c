@@ -1,7 +1,11 @@
 /* The timing machinery, never its figures: PCG32 against its published
  * reference output, the timer's bookkeeping, the sample-time patterns, and
  * the samplers' key search against a plain scan. */
+#include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
+#include <stdatomic.h>
+#include <string.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -45,6 +49,86 @@ static void test_timer_bookkeeping(void **state)
     assert_true(r.min_ns <= r.median_ns && r.median_ns <= r.max_ns);
     for (int i = 0; i < r.runs; i++)
         assert_true(r.ns[i] >= r.min_ns && r.ns[i] <= r.max_ns);
+}
+
+/* The note beside a figure names contention however max/min looks (a hand-made result). */
+static void test_contended_note(void **state)
+{
+    (void)state;
+    timer_result r = {0};
+    r.runs = 1;
+    r.min_ns = r.median_ns = r.max_ns = 100;
+    r.waited_share = 0.31;
+    r.steal_share = NAN;
+    r.others_busy_cpus = 0;
+    char note[160];
+    assert_true(timer_contended(&r));
+    timer_noise_note(&r, 1, note, sizeof note);
+    assert_string_equal(note, "contended: waited 31 %, stolen 0 %, other work 0.00 CPUs");
+    r.waited_share = 0.001;
+    r.others_busy_cpus = 0.95;
+    assert_true(timer_contended(&r));
+    r.others_busy_cpus = NAN; /* unknown is not contended */
+    assert_false(timer_contended(&r));
+    timer_noise_note(&r, -1, note, sizeof note);
+    assert_string_equal(note, "not pinned");
+}
+
+static atomic_int spinning;
+
+static void *spin(void *arg)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(0, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    atomic_store(&spinning, 1);
+    volatile unsigned long x = 0;
+    while (atomic_load(&spinning) == 1)
+        x++;
+    (void)arg;
+    return NULL;
+}
+
+static void burn(void *payload, size_t reps)
+{
+    volatile double *x = payload;
+    for (size_t i = 0; i < reps; i++)
+        *x = *x * 1.0000001 + 1e-9;
+}
+
+/* A thread spinning on the pinned CPU makes the timed thread wait about half the time: the
+ * timer says so (the kernel's run delay), where the runs' spread would not. */
+static void test_contention_measured(void **state)
+{
+    (void)state;
+    cpu_set_t all;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    timer_config c;
+    timer_config_default(&c);
+    c.pin_cpu = 0;
+    c.runs = 5;
+    double x = 1;
+    timer_result quiet;
+    assert_int_equal(timer_measure(burn, (void *)&x, &c, &quiet), 0);
+    if (isnan(quiet.waited_share)) { /* no /proc/thread-self/schedstat here: nothing to check */
+        sched_setaffinity(0, sizeof all, &all);
+        skip();
+    }
+    pthread_t t;
+    atomic_store(&spinning, 0);
+    assert_int_equal(pthread_create(&t, NULL, spin, NULL), 0);
+    while (atomic_load(&spinning) == 0)
+        sched_yield();
+    timer_result shared;
+    const int rc = timer_measure(burn, (void *)&x, &c, &shared);
+    atomic_store(&spinning, 2);
+    pthread_join(t, NULL);
+    sched_setaffinity(0, sizeof all, &all);
+    assert_int_equal(rc, 0);
+    assert_true(shared.waited_share > 0.2);
+    assert_true(timer_contended(&shared));
+    assert_true(quiet.waited_share >= 0 && quiet.waited_share < shared.waited_share);
 }
 
 static void test_time_patterns(void **state)
@@ -102,6 +186,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_pcg32_reference_output),
         cmocka_unit_test(test_timer_bookkeeping),
+        cmocka_unit_test(test_contended_note),
+        cmocka_unit_test(test_contention_measured),
         cmocka_unit_test(test_time_patterns),
         cmocka_unit_test(test_find_pair_matches_scan),
     };

@@ -28,6 +28,16 @@ typedef struct timer_result {
     size_t reps_per_run;
     double ns[TIMER_MAX_RUNS]; /* per unit, in run order */
     double median_ns, min_ns, max_ns;
+    /* Over the timed runs' wall time (not calibration or warm-up): the share the thread was
+     * runnable but waiting for its CPU, another thread having it (the kernel's run delay,
+     * /proc/thread-self/schedstat, ns resolution); the share the pinned CPU's hypervisor gave to
+     * another machine (steal); and the work of everything else on the machine, in CPUs (every
+     * CPU's busy time less this thread's: a busy sibling CPU shares caches, memory and often a
+     * core with the timed one, and slowed a whole-clip decode 1.6x here).  The last two from
+     * /proc/stat, in ticks of 1/USER_HZ: coarse for runs of a few tens of ms.  NAN when unknown
+     * (no such file; steal: not pinned).  Contention that lasts the whole measurement slows every
+     * run alike, so max/min does not show it. */
+    double waited_share, steal_share, others_busy_cpus;
 } timer_result;
 
 void timer_config_default(timer_config *c);
@@ -37,10 +47,17 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
 int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, timer_result *out);
 /* Runs whose slowest is more than this times the fastest are reported noisy. */
 #define TIMER_NOISY_SPREAD 1.3
+/* Timed runs that waited or were stolen from for more than this share of their wall time are
+ * reported contended ... */
+#define TIMER_CONTENDED_SHARE 0.02
+/* ... or beside which other work kept more than this many CPUs busy. */
+#define TIMER_CONTENDED_OTHERS 0.1
+bool timer_contended(const timer_result *r);
 /* max / min over the runs. */
 double timer_spread(const timer_result *r);
-/* What to say next to a figure: "" when the runs agree and the thread was
- * pinned; otherwise "noisy: max/min 1.45", "not pinned", or both. */
+/* What to say next to a figure: "" when the runs agree, were not contended and the thread was
+ * pinned; otherwise any of "noisy: max/min 1.45", "contended: waited 31 %, stolen 0 %, other work 0.95 CPUs" and
+ * "not pinned". */
 void timer_noise_note(const timer_result *r, int pinned_cpu, char *out, size_t n);
 /* Pins the calling thread to one CPU; returns 0 or -1. */
 int timer_pin_cpu(int cpu);

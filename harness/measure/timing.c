@@ -339,6 +339,21 @@ cJSON *timer_result_json(const timer_result *r, const char *unit)
     cJSON_AddNumberToObject(j, "reps_per_run", (double)r->reps_per_run);
     cJSON_AddNumberToObject(j, "max_over_min", timer_spread(r));
     cJSON_AddBoolToObject(j, "noisy", !(timer_spread(r) <= TIMER_NOISY_SPREAD));
+    /* of the timed runs' wall time: the timing thread's wait for its CPU, the pinned CPU's steal, and
+     * the other work on the machine in CPUs (bench_timer.h) */
+    if (isnan(r->waited_share))
+        cJSON_AddNullToObject(j, "waited_share");
+    else
+        cJSON_AddNumberToObject(j, "waited_share", r->waited_share);
+    if (isnan(r->steal_share))
+        cJSON_AddNullToObject(j, "steal_share");
+    else
+        cJSON_AddNumberToObject(j, "steal_share", r->steal_share);
+    if (isnan(r->others_busy_cpus))
+        cJSON_AddNullToObject(j, "others_busy_cpus");
+    else
+        cJSON_AddNumberToObject(j, "others_busy_cpus", r->others_busy_cpus);
+    cJSON_AddBoolToObject(j, "contended", timer_contended(r));
     cJSON *runs = cJSON_AddArrayToObject(j, "runs_ns");
     for (int i = 0; i < r->runs; i++)
         cJSON_AddItemToArray(runs, cJSON_CreateNumber(r->ns[i]));

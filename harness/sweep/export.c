@@ -1,5 +1,6 @@
 #include "harness/sweep/export.h"
 
+#include "harness/measure/bench_timer.h"
 #include "harness/measure/match.h"
 #include <stdarg.h>
 
@@ -165,7 +166,14 @@ static void timing_line(text *t, const char *name, const char *clip, const char 
         put(t, "\t-");
     fmt_or_dash(t, match ? num(match, "target_mm") : -1, "\t%.15g");
     const cJSON *reach = match ? cJSON_GetObjectItem(match, "reachable") : NULL;
-    put(t, "\t%s\n", !reach ? "-" : cJSON_IsTrue(reach) ? "1" : "0");
+    put(t, "\t%s", !reach ? "-" : cJSON_IsTrue(reach) ? "1" : "0");
+    /* files written before the timer measured contention have neither share: '-' */
+    static const char *const SHARES[3] = {"waited_share", "steal_share", "others_busy_cpus"};
+    for (int i = 0; i < 3; i++) {
+        const cJSON *v = cJSON_GetObjectItem(r, SHARES[i]);
+        fmt_or_dash(t, cJSON_IsNumber(v) ? v->valuedouble : -1, "\t%.4f");
+    }
+    put(t, "\n");
 }
 
 /* Decode timings, one row per codec, clip and pattern (the ceilings, a codec's crowd over the
@@ -174,10 +182,12 @@ static int timing_table(const cJSON *doc, text *t)
 {
     int rows = 0;
     put(t, "# decode timings from %s: ns (a crowd's: per pose; first_pose: from the bytes to the first pose; whole_clip "
-           "and encode: per clip); the sampler's memory; '-' where not measured\n",
-        "bench");
+           "and encode: per clip); the sampler's memory; over the timed runs, the share of their wall time the thread "
+           "waited for its CPU and the pinned CPU lost to steal (above %.2f: contended), and the other work on the "
+           "machine in CPUs (above %.2f: contended); '-' where not measured\n",
+        "bench", TIMER_CONTENDED_SHARE, TIMER_CONTENDED_OTHERS);
     put(t, "codec\tclip\tpattern\tmedian_ns\tmin_ns\tmax_ns\tstream_bytes\theld_bytes\tjoint_samples\tdecodes_ahead"
-           "\ttarget_mm\treached\n");
+           "\ttarget_mm\treached\twaited_share\tsteal_share\tothers_busy_cpus\n");
     static const char *const CEILINGS[2][2] = {{"copy_pose", "ceiling-copy-pose"}, {"lerp_pose", "ceiling-lerp-pose"}};
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "ceilings"))
