@@ -94,3 +94,10 @@ awk -F'\t' 'NR > 2 {
   END { for (i = 1; i <= n; i++) { k = order[i]
       printf "| %s | %d | %s | %s | %s | %s | %.1fx |\n", k, js[k], d[k, "shellpack"], d[k, "acl"], e[k, "shellpack"],
         e[k, "acl"], em[k, "shellpack"] / em[k, "acl"] } }' results/shellpack_speed.tsv
+echo
+# the table's last two columns, where it has them (docs/timings.md, Noise)
+awk -F'\t' 'NR > 2 && NF >= 11 { known++; if ($10 == 1) c = c sprintf(" %s decode of %s;", $3, $1); if ($11 == 1) c = c sprintf(" %s encode of %s;", $3, $1) }
+  END { if (!known) print "Contention was not recorded in this table (written before 2026-12-06)."
+        else if (c == "") print "No timing of the table ran contended (waited or stolen from for over 2 % of its runs, or beside over 0.1 CPUs of other work)."
+        else print "Timings that ran contended (waited or stolen from for over 2 % of their runs, or beside over 0.1 CPUs of other work):" c }' \
+  results/shellpack_speed.tsv
