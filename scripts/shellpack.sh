@@ -61,7 +61,7 @@ bench_one() { # label clip unit up
   "$bin" bench --clips "$clip" --unit-m "$unit" --up "$up" --codecs "$speed_rows" --tol-mm 0.1 --runs 5 \
     --patterns whole-clip,encode --pin "$pin" --json "$json" >/dev/null 2>&1
   awk -F'\t' -v l="$label" -v rows="$speed_rows" '
-    function contended() { return $13 == "-" ? "-" : ($13 > 0.02 || ($14 != "-" && $14 > 0.02) || ($15 != "-" && $15 > 0.1)) ? 1 : 0 }
+    function contended() { return $16 == "" ? "-" : $16 } # bench_timer.h decides, _timings.tsv says
     NR > 2 && $3 == "whole_clip" {d[$1] = $4 "\t" $5 "\t" $6; dc[$1] = contended(); js = $9}
     NR > 2 && $3 == "encode" {en[$1] = $4 "\t" $5 "\t" $6; ec[$1] = contended()}
     END {n = split(rows, order, ","); for (i = 1; i <= n; i++) if (order[i] in d)

@@ -173,7 +173,8 @@ static void timing_line(text *t, const char *name, const char *clip, const char 
         const cJSON *v = cJSON_GetObjectItem(r, SHARES[i]);
         fmt_or_dash(t, cJSON_IsNumber(v) ? v->valuedouble : -1, "\t%.4f");
     }
-    put(t, "\n");
+    const cJSON *contended = cJSON_GetObjectItem(r, "contended");
+    put(t, "\t%s\n", !cJSON_IsBool(contended) ? "-" : cJSON_IsTrue(contended) ? "1" : "0");
 }
 
 /* Decode timings, one row per codec, clip and pattern (the ceilings, a codec's crowd over the
@@ -184,10 +185,10 @@ static int timing_table(const cJSON *doc, text *t)
     put(t, "# decode timings from %s: ns (a crowd's: per pose; first_pose: from the bytes to the first pose; whole_clip "
            "and encode: per clip); the sampler's memory; over the timed runs, the share of their wall time the thread "
            "waited for its CPU and the pinned CPU lost to steal (above %.2f: contended), and the other work on the "
-           "machine in CPUs (above %.2f: contended); '-' where not measured\n",
+           "machine in CPUs (above %.2f: contended), and whether it was (1); '-' where not measured\n",
         "bench", TIMER_CONTENDED_SHARE, TIMER_CONTENDED_OTHERS);
     put(t, "codec\tclip\tpattern\tmedian_ns\tmin_ns\tmax_ns\tstream_bytes\theld_bytes\tjoint_samples\tdecodes_ahead"
-           "\ttarget_mm\treached\twaited_share\tsteal_share\tothers_busy_cpus\n");
+           "\ttarget_mm\treached\twaited_share\tsteal_share\tothers_busy_cpus\tcontended\n");
     static const char *const CEILINGS[2][2] = {{"copy_pose", "ceiling-copy-pose"}, {"lerp_pose", "ceiling-lerp-pose"}};
     const cJSON *e;
     cJSON_ArrayForEach(e, cJSON_GetObjectItem(doc, "ceilings"))
