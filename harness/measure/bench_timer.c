@@ -64,7 +64,8 @@ static ssize_t read_proc(const char *path, char *buf, size_t size)
 /* What the kernel counts of this thread and of the machine's CPUs at one moment; NAN where unknown. */
 typedef struct cpu_counters {
     double wall_ns;
-    double on_cpu_ns, run_delay_ns; /* this thread: ns it ran, ns it was runnable and did not (schedstat) */
+    double process_cpu_ns;          /* this process, every thread: ns on a CPU (a crowd's workers are not "other work") */
+    double run_delay_ns;            /* this thread: ns it was runnable and did not run (schedstat) */
     double busy_s;                  /* every CPU: time not idle, not waiting for I/O, not stolen (/proc/stat) */
     double steal_s;                 /* the pinned CPU: time its hypervisor gave to another machine */
 } cpu_counters;
@@ -89,12 +90,13 @@ static void cpu_counters_read(int pinned_cpu, cpu_counters *c)
 {
     char buf[16384];
     unsigned long long on_cpu, delay;
-    c->on_cpu_ns = c->run_delay_ns = c->busy_s = c->steal_s = NAN;
+    struct timespec t;
+    c->process_cpu_ns = c->run_delay_ns = c->busy_s = c->steal_s = NAN;
     if (read_proc("/proc/thread-self/schedstat", buf, sizeof buf) > 0 &&
-        sscanf(buf, "%llu %llu", &on_cpu, &delay) == 2) {
-        c->on_cpu_ns = (double)on_cpu;
+        sscanf(buf, "%llu %llu", &on_cpu, &delay) == 2)
         c->run_delay_ns = (double)delay;
-    }
+    if (clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t) == 0)
+        c->process_cpu_ns = t.tv_sec * 1e9 + t.tv_nsec;
     if (read_proc("/proc/stat", buf, sizeof buf) > 0) {
         double busy, steal;
         if (stat_line(buf, "cpu ", &busy, &steal))
@@ -115,7 +117,7 @@ static void cpu_counters_shares(const cpu_counters *a, const cpu_counters *b, ti
         return;
     out->waited_share = (b->run_delay_ns - a->run_delay_ns) / wall;
     out->steal_share = (b->steal_s - a->steal_s) * 1e9 / wall;
-    const double others = ((b->busy_s - a->busy_s) * 1e9 - (b->on_cpu_ns - a->on_cpu_ns)) / wall;
+    const double others = ((b->busy_s - a->busy_s) * 1e9 - (b->process_cpu_ns - a->process_cpu_ns)) / wall;
     out->others_busy_cpus = others > 0 ? others : isnan(others) ? NAN : 0; /* ticks against ns: can dip below 0 */
 }
 

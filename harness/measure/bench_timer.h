@@ -32,7 +32,7 @@ typedef struct timer_result {
      * runnable but waiting for its CPU, another thread having it (the kernel's run delay,
      * /proc/thread-self/schedstat, ns resolution); the share the pinned CPU's hypervisor gave to
      * another machine (steal); and the work of everything else on the machine, in CPUs (every
-     * CPU's busy time less this thread's: a busy sibling CPU shares caches, memory and often a
+     * CPU's busy time less this process's, a crowd's worker threads included: a busy sibling CPU shares caches, memory and often a
      * core with the timed one, and slowed a whole-clip decode 1.6x here).  The last two from
      * /proc/stat, in ticks of 1/USER_HZ: coarse for runs of a few tens of ms.  NAN when unknown
      * (no such file; steal: not pinned).  Contention that lasts the whole measurement slows every
