@@ -152,6 +152,15 @@ if grep -q '"name":	"a__b"' "$tmp/odd.json" && ! LC_ALL=C grep -q "$(printf '\37
 expect 0 "random:bones=4,frames=20 memory: stream 3216 B" -- \
   "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
 
+# --rounds: the runs of every round count against the timer's limit, refused before anything is
+# timed; two rounds of two codecs write one figure each, of both rounds' runs, in the JSON too.
+expect 2 "--rounds 40 times --runs 3 is 120 runs a figure; at most 101" -- "$bin" bench --rounds 40 --runs 3
+expect 0 "median, min, max of 4 runs (2 rounds of 2, codecs interleaved)" -- "$bin" bench --clips walk \
+  --codecs raw,every-nth --runs 2 --rounds 2 --budget-ms 1 --patterns whole-clip,encode --json "$tmp/rounds.json"
+expect 0 '"rounds":	2' -- cat "$tmp/rounds.json"
+expect 0 "4 runs in each of 4 figures" -- awk -F'[][]' '/"runs_ns"/ { n = split($2, v, ","); counts[n]++ }
+  END { for (n in counts) printf "%d runs in each of %d figures\n", n, counts[n] }' "$tmp/rounds.json"
+
 # A crowd asked for 64 times the last-level cache stays within a quarter of the address space
 # allowed: before, it took up to 1 GiB and failed here under the 1 GiB limit ("out of memory for a
 # crowd"), as the default 4 times did on a machine reporting an L3 of 300 MiB.

@@ -74,6 +74,67 @@ static void test_contended_note(void **state)
     assert_string_equal(note, "not pinned");
 }
 
+/* bench --rounds: two timings of the same work summarised together.  The expected values are worked
+ * by hand from the runs below, not read off the code's output. */
+static void test_timer_merge(void **state)
+{
+    (void)state;
+    timer_result a = {0}, b = {0};
+    a.runs = 3, a.reps_per_run = 10;
+    a.ns[0] = 300, a.ns[1] = 100, a.ns[2] = 200; /* span 6000 ns */
+    a.waited_share = 0.0, a.steal_share = NAN, a.others_busy_cpus = 0.5;
+    b.runs = 2, b.reps_per_run = 4;
+    b.ns[0] = 500, b.ns[1] = 1000; /* span 6000 ns: equal weight */
+    b.waited_share = 0.1, b.steal_share = 0.2, b.others_busy_cpus = NAN;
+    assert_int_equal(timer_merge(&a, &b), 0);
+    assert_int_equal(a.runs, 5);
+    /* 100 200 300 500 1000 */
+    assert_true(a.median_ns == 300 && a.min_ns == 100 && a.max_ns == 1000);
+    assert_true(a.ns[3] == 500 && a.ns[4] == 1000); /* in run order, the later round after */
+    assert_int_equal((int)a.reps_per_run, 4);
+    assert_true(fabs(a.waited_share - 0.05) < 1e-12); /* (0 x 6000 + 0.1 x 6000) / 12000 */
+    assert_true(a.steal_share == 0.2);                /* unknown in one: the other's */
+    assert_true(a.others_busy_cpus == 0.5);
+    /* an even count: the mean of the middle two */
+    b.runs = 1, b.ns[0] = 0.5;
+    assert_int_equal(timer_merge(&a, &b), 0);
+    assert_true(a.median_ns == 250 && a.min_ns == 0.5);
+    /* too many runs: refused, nothing changed */
+    timer_result big = {0};
+    big.runs = TIMER_MAX_RUNS - 5, big.reps_per_run = 1;
+    assert_int_equal(timer_merge(&big, &a), -1);
+    assert_int_equal(big.runs, TIMER_MAX_RUNS - 5);
+}
+
+/* Rounds of one codec must have written the same bytes; they are checked, not averaged. */
+static void test_codec_timings_merge_checks_bytes(void **state)
+{
+    (void)state;
+    codec_timings a = {0}, b = {0};
+    a.timed = b.timed = TIME_WHOLE_CLIP;
+    a.frames = b.frames = 10, a.bones = b.bones = 2;
+    a.whole_clip.runs = b.whole_clip.runs = 1;
+    a.whole_clip.reps_per_run = b.whole_clip.reps_per_run = 1;
+    a.whole_clip.ns[0] = 400, b.whole_clip.ns[0] = 200;
+    a.whole_clip.waited_share = b.whole_clip.waited_share = NAN;
+    a.whole_clip.steal_share = b.whole_clip.steal_share = NAN;
+    a.whole_clip.others_busy_cpus = b.whole_clip.others_busy_cpus = NAN;
+    const uint8_t one[3] = {1, 2, 3}, other[3] = {1, 2, 4};
+    assert_true(bytes_append(&a.stream, one, 3) && bytes_append(&b.stream, other, 3));
+    char err[128];
+    assert_int_equal(codec_timings_merge(&a, &b, err, sizeof err), -1);
+    assert_non_null(strstr(err, "different bytes"));
+    b.stream.size = 0;
+    assert_true(bytes_append(&b.stream, one, 3));
+    assert_int_equal(codec_timings_merge(&a, &b, err, sizeof err), 0);
+    assert_true(a.whole_clip.median_ns == 300);
+    assert_true(a.ns_per_joint_sample == 15); /* 300 / (10 x 2) */
+    b.timed = TIME_ENCODE;
+    assert_int_equal(codec_timings_merge(&a, &b, err, sizeof err), -1);
+    bytes_free(&a.stream);
+    bytes_free(&b.stream);
+}
+
 static atomic_int spinning;
 
 static void *spin(void *arg)
@@ -187,6 +248,8 @@ int main(void)
         cmocka_unit_test(test_pcg32_reference_output),
         cmocka_unit_test(test_timer_bookkeeping),
         cmocka_unit_test(test_contended_note),
+        cmocka_unit_test(test_timer_merge),
+        cmocka_unit_test(test_codec_timings_merge_checks_bytes),
         cmocka_unit_test(test_contention_measured),
         cmocka_unit_test(test_time_patterns),
         cmocka_unit_test(test_find_pair_matches_scan),

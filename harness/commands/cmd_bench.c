@@ -26,7 +26,7 @@
     "                       [--param NAME=VALUE ...]\n"                                                          \
     "                       [--tol-mm X] [--lever-m X] [--step N]  (the study's parameters, where declared)\n"     \
     "                       [--target MM [--metric shell_max_mm]] [--patterns a,b,...] [--crowd-llc X]\n"       \
-    "                       [--runs N] [--budget-ms X] [--pin CPU] [--json FILE]\n"                             \
+    "                       [--runs N] [--rounds R] [--budget-ms X] [--pin CPU] [--json FILE]\n"                \
     "                       " CLI_CLIP_FLAGS_USAGE "\n"                                                         \
     "  What a game pays to play each codec's bytes: the heap its sampler holds (measured by the\n"             \
     "  allocator), time to the first pose, ns per pose in the study, sequential, seek and playback\n"          \
@@ -36,7 +36,10 @@
     "  meets MM on --metric (as `match`).  --patterns: a subset of study,sequential,seek,playback,\n"          \
     "  first-pose,whole-clip,encode,crowd (default all).  A clip may be a folder of .bvh files;\n"            \
     "  --clips-from takes the clips of a sweep definition, each with its unit and up axis.\n"                \
-    "  Stable numbers need an idle machine and --pin (one CPU for the timed thread).\n"
+    "  Stable numbers need an idle machine and --pin (one CPU for the timed thread).  --rounds R (default\n"     \
+    "  1): every codec and clip timed in R rounds, the codecs' order reversed every other round, each\n"        \
+    "  figure the median, min and max over the rounds' R x N runs: rows stay comparable when the\n"             \
+    "  machine's speed moves during the run.\n"
 
 static bool listed(const char *list, const char *name)
 {
@@ -106,6 +109,7 @@ typedef struct bench_options {
     timer_config tc;
     double target_mm, crowd_llc;
     int metric;
+    int rounds;
 } bench_options;
 
 static int add_clip(measured_clip ***clips, int *total, int *cap, const char *name, const clip_params *cp)
@@ -218,6 +222,62 @@ static int choose_params(const bench_options *o, const measured_clip *mc, const 
     return 0;
 }
 
+/* One codec on one clip under --rounds: its parameters, its point's JSON and its timings, the
+ * rounds' runs together. */
+typedef struct timed_cell {
+    codec_params params;
+    cJSON *point;
+    codec_timings t;
+    bool timed;
+} timed_cell;
+
+/* Why rounds: the shared VM's speed moves in phases of seconds (docs/timings.md, Noise: one row's
+ * whole-clip decode took 288, 153 and 297 us in three idle runs a few seconds apart), so rows timed
+ * one after another can differ by a phase rather than by their code.  Every codec and clip is timed
+ * once a round, the codecs' order reversed every other round, and the runs of all rounds summarised
+ * together; a slow phase then falls on every row.  Parameters are chosen once (a --target search is
+ * an encode search, not a timing).  cells: [registry index * nclips + clip]. */
+static int time_in_rounds(const bench_options *o, measured_clip **clips, int nclips, unsigned what,
+                          timed_cell *cells)
+{
+    int *order = malloc((size_t)codec_count() * sizeof *order), listed_n = 0;
+    if (!order)
+        return 1;
+    for (int i = 0; i < codec_count(); i++)
+        if (listed(o->codecs, codec_at(i)->name) && !(codec_at(i)->flags & CODEC_UNAVAILABLE))
+            order[listed_n++] = i;
+    int rc = 0;
+    for (int r = 0; r < o->rounds && rc == 0; r++)
+        for (int m = 0; m < listed_n && rc == 0; m++) {
+            const int i = order[r % 2 ? listed_n - 1 - m : m];
+            const codec *c = codec_at(i);
+            for (int k = 0; k < nclips && rc == 0; k++) {
+                timed_cell *cell = &cells[(size_t)i * nclips + k];
+                char err[600];
+                if (r == 0 && (rc = choose_params(o, clips[k], c, &cell->params, &cell->point, err, sizeof err)) != 0) {
+                    fprintf(stderr, "animbench bench: %s\n", err);
+                    break;
+                }
+                codec_timings t;
+                rc = time_codec(clips[k], c, &cell->params, &o->tc, what & TIME_ALL, r == 0 ? &cell->t : &t, err,
+                                sizeof err);
+                if (r == 0)
+                    cell->timed = true; /* its stream is freed with the cell, failed or not */
+                else if (rc == 0 && codec_timings_merge(&cell->t, &t, err, sizeof err) != 0)
+                    rc = -1;
+                if (r > 0)
+                    bytes_free(&t.stream);
+                if (rc != 0) {
+                    fprintf(stderr, "animbench bench: %s on %s, round %d of %d: %s\n", c->name,
+                            clips[k]->source->name, r + 1, o->rounds, err);
+                    rc = 1;
+                }
+            }
+        }
+    free(order);
+    return rc;
+}
+
 /* The most the crowd may take: 1 GiB, and no more than a quarter of the address space the process
  * is allowed (ulimit -v), since a virtual machine may report a host's last-level cache of 300 MiB,
  * four times which would not fit under a limit of 1 GiB. */
@@ -249,7 +309,7 @@ static cJSON *crowd_json(const crowd_result *r)
 
 int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
 {
-    bench_options o = {"walk", NULL, NULL, NULL, NULL, NULL, CLI_CODEC_PARAMS_INIT, CLIP_DEFAULTS, {0}, NAN, 4, 0};
+    bench_options o = {"walk", NULL, NULL, NULL, NULL, NULL, CLI_CODEC_PARAMS_INIT, CLIP_DEFAULTS, {0}, NAN, 4, 0, 1};
     timer_config_default(&o.tc);
     o.metric = MATCH_SHELL_MAX;
     const cli_option options[] = {
@@ -263,6 +323,7 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         {"--crowd-llc", CLI_REAL, &o.crowd_llc, 0, 64, 1},
         CLI_CODEC_PARAM_OPTIONS(&o.given),
         {"--runs", CLI_INT, &o.tc.runs, 1, TIMER_MAX_RUNS, 0},
+        {"--rounds", CLI_INT, &o.rounds, 1, TIMER_MAX_RUNS, 0},
         {"--budget-ms", CLI_REAL, &o.tc.budget_ms, 0, 10000, 1},
         {"--pin", CLI_INT, &o.tc.pin_cpu, 0, 4095, 0},
     };
@@ -274,6 +335,11 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
         return 2;
     if (!o.clips[0]) {
         fprintf(stderr, "animbench bench: --clips is empty\n");
+        return 2;
+    }
+    if (o.rounds * o.tc.runs > TIMER_MAX_RUNS) {
+        fprintf(stderr, "animbench bench: --rounds %d times --runs %d is %d runs a figure; at most %d\n", o.rounds,
+                o.tc.runs, o.rounds * o.tc.runs, TIMER_MAX_RUNS);
         return 2;
     }
     if (o.metric_name && isnan(o.target_mm)) {
@@ -315,7 +381,8 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             cJSON_AddNumberToObject(setup, "pinned_cpu", o.tc.pin_cpu);
         else
             cJSON_AddNullToObject(setup, "pinned_cpu");
-        cJSON_AddNumberToObject(setup, "runs", o.tc.runs);
+        cJSON_AddNumberToObject(setup, "runs", o.tc.runs * o.rounds);
+        cJSON_AddNumberToObject(setup, "rounds", o.rounds);
         cJSON_AddNumberToObject(setup, "budget_ms", o.tc.budget_ms);
         cJSON_AddNumberToObject(setup, "noisy_above_max_over_min", TIMER_NOISY_SPREAD);
         cJSON_AddNumberToObject(setup, "cpus_online", (double)sysconf(_SC_NPROCESSORS_ONLN));
@@ -333,8 +400,11 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     }
     cJSON *ceilings = doc ? cJSON_AddArrayToObject(doc, "ceilings") : NULL;
     cJSON *crowds = doc ? cJSON_AddArrayToObject(doc, "crowds") : NULL;
-    printf("bench: %d clip%s; ns; median, min, max of %d runs; max/min (! above %.1f: noisy)%s\n", nclips,
-           nclips == 1 ? "" : "s", o.tc.runs, TIMER_NOISY_SPREAD,
+    char rounds_note[64] = "";
+    if (o.rounds > 1)
+        snprintf(rounds_note, sizeof rounds_note, " (%d rounds of %d, codecs interleaved)", o.rounds, o.tc.runs);
+    printf("bench: %d clip%s; ns; median, min, max of %d runs%s; max/min (! above %.1f: noisy)%s\n", nclips,
+           nclips == 1 ? "" : "s", o.tc.runs * o.rounds, rounds_note, TIMER_NOISY_SPREAD,
            o.tc.pin_cpu < 0 ? "; NOT PINNED: --pin CPU for steadier figures" : "");
     if (!isnan(o.target_mm))
         printf("each codec at its smallest stream whose decoded clip meets %s <= %g mm\n", MATCH_METRIC_NAMES[o.metric],
@@ -361,8 +431,11 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     crowd_stream *streams = calloc((size_t)nclips + 1, sizeof *streams);
     byte_buffer *kept = calloc((size_t)nclips + 1, sizeof *kept);
     cJSON **points = calloc((size_t)nclips + 1, sizeof *points);
-    if (!streams || !kept || !points)
+    timed_cell *cells = o.rounds > 1 ? calloc((size_t)codec_count() * nclips + 1, sizeof *cells) : NULL;
+    if (!streams || !kept || !points || (o.rounds > 1 && !cells))
         rc = 1;
+    if (rc == 0 && cells)
+        rc = time_in_rounds(&o, clips, nclips, what, cells);
     for (int i = 0; i < codec_count() && rc == 0; i++) {
         const codec *c = codec_at(i);
         if (!listed(o.codecs, c->name))
@@ -382,13 +455,20 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             char err[600];
             codec_params params;
             cJSON *pj = NULL;
-            rc = choose_params(&o, mc, c, &params, &pj, err, sizeof err);
-            if (rc != 0) {
-                fprintf(stderr, "animbench bench: %s\n", err);
-                break;
-            }
             codec_timings t;
-            if (time_codec(mc, c, &params, &o.tc, what & TIME_ALL, &t, err, sizeof err) != 0) {
+            if (cells) { /* timed in rounds: the cell's, now this loop's to free */
+                timed_cell *cell = &cells[(size_t)i * nclips + k];
+                t = cell->t;
+                pj = cell->point;
+                *cell = (timed_cell){0};
+            } else {
+                rc = choose_params(&o, mc, c, &params, &pj, err, sizeof err);
+                if (rc != 0) {
+                    fprintf(stderr, "animbench bench: %s\n", err);
+                    break;
+                }
+            }
+            if (!cells && time_codec(mc, c, &params, &o.tc, what & TIME_ALL, &t, err, sizeof err) != 0) {
                 fprintf(stderr, "animbench bench: %s\n", err);
                 bytes_free(&t.stream);
                 cJSON_Delete(pj);
@@ -476,6 +556,12 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             points[k] = NULL;
         }
     }
+    for (size_t n = 0; cells && n < (size_t)codec_count() * nclips; n++) { /* what an error left */
+        if (cells[n].timed)
+            bytes_free(&cells[n].t.stream);
+        cJSON_Delete(cells[n].point);
+    }
+    free(cells);
     free(streams);
     free(kept);
     free(points);

@@ -127,6 +127,17 @@ static int by_value(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
+/* Median, min and max of out->ns[0 .. runs); `sorted` is scratch of TIMER_MAX_RUNS. */
+static void summarise(timer_result *out, double *sorted)
+{
+    const int runs = out->runs;
+    memcpy(sorted, out->ns, (size_t)runs * sizeof *sorted);
+    qsort(sorted, (size_t)runs, sizeof *sorted, by_value);
+    out->min_ns = sorted[0];
+    out->max_ns = sorted[runs - 1];
+    out->median_ns = runs % 2 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
+}
+
 /* One call of either kind of function: the ns it took, by the clock or by its own account. */
 typedef struct timed_fn {
     bench_fn plain;
@@ -168,18 +179,13 @@ static int measure(const timed_fn *f, const timer_config *c, timer_result *out)
     double sorted[TIMER_MAX_RUNS];
     cpu_counters before, after;
     cpu_counters_read(c->pin_cpu, &before);
-    for (int r = 0; r < runs; r++) {
+    for (int r = 0; r < runs; r++)
         out->ns[r] = run_once(f, reps) / (double)reps;
-        sorted[r] = out->ns[r];
-    }
     cpu_counters_read(c->pin_cpu, &after);
     cpu_counters_shares(&before, &after, out);
-    qsort(sorted, (size_t)runs, sizeof *sorted, by_value);
     out->runs = runs;
     out->reps_per_run = reps;
-    out->min_ns = sorted[0];
-    out->max_ns = sorted[runs - 1];
-    out->median_ns = runs % 2 ? sorted[runs / 2] : (sorted[runs / 2 - 1] + sorted[runs / 2]) / 2;
+    summarise(out, sorted);
     return 0;
 }
 
@@ -193,6 +199,42 @@ int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, t
 {
     const timed_fn f = {NULL, fn, payload};
     return measure(&f, c, out);
+}
+
+/* A share of two timings, each weighted by its timed span (ns per unit times units); NAN only when
+ * both are unknown. */
+static double weighted(double a, double wa, double b, double wb)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return wa + wb > 0 ? (a * wa + b * wb) / (wa + wb) : a;
+}
+
+static double timed_span_ns(const timer_result *r)
+{
+    double sum = 0;
+    for (int i = 0; i < r->runs; i++)
+        sum += r->ns[i];
+    return sum * (double)r->reps_per_run;
+}
+
+int timer_merge(timer_result *into, const timer_result *more)
+{
+    if (into->runs + more->runs > TIMER_MAX_RUNS)
+        return -1;
+    const double wa = timed_span_ns(into), wb = timed_span_ns(more);
+    into->waited_share = weighted(into->waited_share, wa, more->waited_share, wb);
+    into->steal_share = weighted(into->steal_share, wa, more->steal_share, wb);
+    into->others_busy_cpus = weighted(into->others_busy_cpus, wa, more->others_busy_cpus, wb);
+    memcpy(into->ns + into->runs, more->ns, (size_t)more->runs * sizeof *more->ns);
+    into->runs += more->runs;
+    if (more->reps_per_run < into->reps_per_run) /* each round calibrates again: the smaller count */
+        into->reps_per_run = more->reps_per_run;
+    double sorted[TIMER_MAX_RUNS];
+    summarise(into, sorted);
+    return 0;
 }
 
 double timer_spread(const timer_result *r)

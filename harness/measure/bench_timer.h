@@ -45,6 +45,11 @@ void timer_config_default(timer_config *c);
 int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_result *out);
 /* The same for a function that times itself (bench_fn_self). */
 int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, timer_result *out);
+/* Appends `more`'s runs to `into` (the same work timed again later, as bench --rounds does) and
+ * summarises them together: median, min and max over every run, the contention shares weighted by
+ * each timing's timed span, reps_per_run the smaller.  Returns 0, or -1 when the runs together would
+ * exceed TIMER_MAX_RUNS (into unchanged). */
+int timer_merge(timer_result *into, const timer_result *more);
 /* Runs whose slowest is more than this times the fastest are reported noisy. */
 #define TIMER_NOISY_SPREAD 1.3
 /* Timed runs that waited or were stolen from for more than this share of their wall time are

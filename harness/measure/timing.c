@@ -254,6 +254,39 @@ int time_codec(const measured_clip *mc, const codec *c, const codec_params *p, c
     return rc;
 }
 
+int codec_timings_merge(codec_timings *into, const codec_timings *more, char *err, size_t err_size)
+{
+    if (into->timed != more->timed || into->frames != more->frames || into->bones != more->bones) {
+        snprintf(err, err_size, "the rounds timed different things");
+        return -1;
+    }
+    /* a deterministic encoder writes the same bytes every round: anything else is a defect to report,
+     * not a timing to average */
+    if (into->stream.size != more->stream.size ||
+        (into->stream.size > 0 && memcmp(into->stream.data, more->stream.data, into->stream.size) != 0)) {
+        snprintf(err, err_size, "the encoder wrote different bytes in two rounds (%zu and %zu bytes)",
+                 into->stream.size, more->stream.size);
+        return -1;
+    }
+    timer_result *parts[PATTERN_COUNT + 3];
+    const timer_result *from[PATTERN_COUNT + 3];
+    for (int p = 0; p < PATTERN_COUNT; p++) {
+        parts[p] = &into->pattern[p];
+        from[p] = &more->pattern[p];
+    }
+    parts[PATTERN_COUNT] = &into->first_pose, from[PATTERN_COUNT] = &more->first_pose;
+    parts[PATTERN_COUNT + 1] = &into->whole_clip, from[PATTERN_COUNT + 1] = &more->whole_clip;
+    parts[PATTERN_COUNT + 2] = &into->encode, from[PATTERN_COUNT + 2] = &more->encode;
+    for (int i = 0; i < PATTERN_COUNT + 3; i++)
+        if ((into->timed & (1u << i)) && timer_merge(parts[i], from[i]) != 0) {
+            snprintf(err, err_size, "more than %d runs in all", TIMER_MAX_RUNS);
+            return -1;
+        }
+    if (into->timed & TIME_WHOLE_CLIP)
+        into->ns_per_joint_sample = into->whole_clip.median_ns / ((double)into->frames * into->bones);
+    return 0;
+}
+
 /* ------------------------------------------------------------- ceilings */
 
 typedef struct raw_frames {

@@ -62,6 +62,12 @@ typedef struct codec_timings {
 int time_codec(const measured_clip *clip, const codec *c, const codec_params *p, const timer_config *tc,
                unsigned what, codec_timings *out, char *err, size_t err_size);
 
+/* Adds a later round's timings of the same codec, clip and parameters to `into` (timer_merge, each
+ * part); what the sampler holds stays the first round's.  -1 with a message when the rounds timed
+ * different parts or the encoder wrote different bytes (a determinism defect), or the runs together
+ * exceed TIMER_MAX_RUNS.  `more`'s stream stays the caller's to free. */
+int codec_timings_merge(codec_timings *into, const codec_timings *more, char *err, size_t err_size);
+
 /* The ceilings every figure is read against, on the clip's raw frames:
  * copying one raw pose (10 floats per bone), and lerping two raw frames in
  * the best loop we can write (float, restrict, vectorisable). */
