@@ -28,7 +28,7 @@ if [ "${1:-}" = --record-only ]; then
   record_summaries "${2:-bin/animbench}"
   exit 0
 fi
-# --speed-only: the speed table and the summaries alone (about 35 minutes), the sweep's points and the
+# --speed-only: the speed table and the summaries alone (about 35 to 40 minutes), the sweep's points and the
 # runtime and section-length tables as they are
 speed_only=0
 if [ "${1:-}" = --speed-only ]; then
