@@ -153,11 +153,12 @@ expect 0 "random:bones=4,frames=20 memory: stream 3216 B" -- \
   "$bin" bench --clips random:bones=4,frames=20,walk --codecs raw --runs 1 --budget-ms 1
 
 # --rounds: the runs of every round count against the timer's limit, refused before anything is
-# timed; two rounds of two codecs write one figure each, of both rounds' runs, in the JSON too.
+# timed; two rounds of two codecs write one figure each, of both rounds' runs, in the JSON too
+# (timing_setup: runs 2 a timing, rounds 2, 4 a clip's figure).
 expect 2 "--rounds 40 times --runs 3 is 120 runs a figure; at most 101" -- "$bin" bench --rounds 40 --runs 3
-expect 0 "median, min, max of 4 runs (2 rounds of 2, codecs interleaved)" -- "$bin" bench --clips walk \
+expect 0 "median, min, max of 4 runs (2 rounds of 2, codecs interleaved; ceilings and crowds of 2)" -- "$bin" bench --clips walk \
   --codecs raw,every-nth --runs 2 --rounds 2 --budget-ms 1 --patterns whole-clip,encode --json "$tmp/rounds.json"
-expect 0 '"rounds":	2' -- cat "$tmp/rounds.json"
+expect 0 '"runs_per_clip_figure":	4' -- cat "$tmp/rounds.json"
 expect 0 "4 runs in each of 4 figures" -- awk -F'[][]' '/"runs_ns"/ { n = split($2, v, ","); counts[n]++ }
   END { for (n in counts) printf "%d runs in each of %d figures\n", n, counts[n] }' "$tmp/rounds.json"
 

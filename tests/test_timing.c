@@ -81,10 +81,12 @@ static void test_timer_merge(void **state)
     (void)state;
     timer_result a = {0}, b = {0};
     a.runs = 3, a.reps_per_run = 10;
-    a.ns[0] = 300, a.ns[1] = 100, a.ns[2] = 200; /* span 6000 ns */
+    a.ns[0] = 300, a.ns[1] = 100, a.ns[2] = 200;
+    a.timed_ns = 6000; /* (300 + 100 + 200) x 10 */
     a.waited_share = 0.0, a.steal_share = NAN, a.others_busy_cpus = 0.5;
     b.runs = 2, b.reps_per_run = 4;
-    b.ns[0] = 500, b.ns[1] = 1000; /* span 6000 ns: equal weight */
+    b.ns[0] = 500, b.ns[1] = 1000;
+    b.timed_ns = 6000; /* (500 + 1000) x 4: equal weight */
     b.waited_share = 0.1, b.steal_share = 0.2, b.others_busy_cpus = NAN;
     assert_int_equal(timer_merge(&a, &b), 0);
     assert_int_equal(a.runs, 5);
@@ -95,6 +97,14 @@ static void test_timer_merge(void **state)
     assert_true(fabs(a.waited_share - 0.05) < 1e-12); /* (0 x 6000 + 0.1 x 6000) / 12000 */
     assert_true(a.steal_share == 0.2);                /* unknown in one: the other's */
     assert_true(a.others_busy_cpus == 0.5);
+    assert_true(a.timed_ns == 12000);
+    /* a third timing weighs its time against both before it, whatever their reps_per_run now says */
+    timer_result c = {0};
+    c.runs = 1, c.reps_per_run = 1, c.ns[0] = 12000, c.timed_ns = 12000;
+    c.waited_share = 0.3, c.steal_share = 0.2, c.others_busy_cpus = 0.5;
+    timer_result three = a;
+    assert_int_equal(timer_merge(&three, &c), 0);
+    assert_true(fabs(three.waited_share - 0.175) < 1e-12); /* (0.05 x 12000 + 0.3 x 12000) / 24000 */
     /* an even count: the mean of the middle two */
     b.runs = 1, b.ns[0] = 0.5;
     assert_int_equal(timer_merge(&a, &b), 0);

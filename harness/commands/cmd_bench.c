@@ -214,8 +214,11 @@ static int choose_params(const bench_options *o, const measured_clip *mc, const 
     match_result_free(&m);
     if (!*point)
         return 1;
-    if (knob >= 0 && codec_param_set(c, params, knob, value, err, err_size) != 0)
+    if (knob >= 0 && codec_param_set(c, params, knob, value, err, err_size) != 0) {
+        cJSON_Delete(*point);
+        *point = NULL;
         return 1;
+    }
     if (!reachable)
         printf("  %-18s %-24.24s cannot reach %s <= %g mm: timed at its finest setting tried\n", c->name,
                mc->source->name, MATCH_METRIC_NAMES[o->metric], o->target_mm);
@@ -243,10 +246,18 @@ static int time_in_rounds(const bench_options *o, measured_clip **clips, int ncl
     int *order = malloc((size_t)codec_count() * sizeof *order), listed_n = 0;
     if (!order)
         return 1;
-    for (int i = 0; i < codec_count(); i++)
-        if (listed(o->codecs, codec_at(i)->name) && !(codec_at(i)->flags & CODEC_UNAVAILABLE))
-            order[listed_n++] = i;
     int rc = 0;
+    for (int i = 0; i < codec_count() && rc == 0; i++) {
+        const codec *c = codec_at(i);
+        if (!listed(o->codecs, c->name))
+            continue;
+        if (!(c->flags & CODEC_UNAVAILABLE))
+            order[listed_n++] = i;
+        else if (o->codecs) { /* named but not in this build: refused before anything is timed */
+            fprintf(stderr, "animbench bench: %s skipped: %s\n", c->name, codec_unavailable_reason(c));
+            rc = 1;
+        }
+    }
     for (int r = 0; r < o->rounds && rc == 0; r++)
         for (int m = 0; m < listed_n && rc == 0; m++) {
             const int i = order[r % 2 ? listed_n - 1 - m : m];
@@ -268,8 +279,8 @@ static int time_in_rounds(const bench_options *o, measured_clip **clips, int ncl
                 if (r > 0)
                     bytes_free(&t.stream);
                 if (rc != 0) {
-                    fprintf(stderr, "animbench bench: %s on %s, round %d of %d: %s\n", c->name,
-                            clips[k]->source->name, r + 1, o->rounds, err);
+                    fprintf(stderr, "animbench bench: %s (clip %s, round %d of %d)\n", err, clips[k]->source->name,
+                            r + 1, o->rounds);
                     rc = 1;
                 }
             }
@@ -381,8 +392,11 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
             cJSON_AddNumberToObject(setup, "pinned_cpu", o.tc.pin_cpu);
         else
             cJSON_AddNullToObject(setup, "pinned_cpu");
-        cJSON_AddNumberToObject(setup, "runs", o.tc.runs * o.rounds);
+        cJSON_AddNumberToObject(setup, "runs", o.tc.runs);
+        /* a clip's figures (patterns, first pose, whole clip, encode) are of rounds x runs; the ceilings
+         * and the crowds, timed once, of runs */
         cJSON_AddNumberToObject(setup, "rounds", o.rounds);
+        cJSON_AddNumberToObject(setup, "runs_per_clip_figure", o.tc.runs * o.rounds);
         cJSON_AddNumberToObject(setup, "budget_ms", o.tc.budget_ms);
         cJSON_AddNumberToObject(setup, "noisy_above_max_over_min", TIMER_NOISY_SPREAD);
         cJSON_AddNumberToObject(setup, "cpus_online", (double)sysconf(_SC_NPROCESSORS_ONLN));
@@ -400,9 +414,10 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     }
     cJSON *ceilings = doc ? cJSON_AddArrayToObject(doc, "ceilings") : NULL;
     cJSON *crowds = doc ? cJSON_AddArrayToObject(doc, "crowds") : NULL;
-    char rounds_note[64] = "";
+    char rounds_note[96] = "";
     if (o.rounds > 1)
-        snprintf(rounds_note, sizeof rounds_note, " (%d rounds of %d, codecs interleaved)", o.rounds, o.tc.runs);
+        snprintf(rounds_note, sizeof rounds_note, " (%d rounds of %d, codecs interleaved; ceilings and crowds of %d)",
+                 o.rounds, o.tc.runs, o.tc.runs);
     printf("bench: %d clip%s; ns; median, min, max of %d runs%s; max/min (! above %.1f: noisy)%s\n", nclips,
            nclips == 1 ? "" : "s", o.tc.runs * o.rounds, rounds_note, TIMER_NOISY_SPREAD,
            o.tc.pin_cpu < 0 ? "; NOT PINNED: --pin CPU for steadier figures" : "");
@@ -431,8 +446,10 @@ int cmd_bench(int argc, char **argv, int full_argc, char **full_argv)
     crowd_stream *streams = calloc((size_t)nclips + 1, sizeof *streams);
     byte_buffer *kept = calloc((size_t)nclips + 1, sizeof *kept);
     cJSON **points = calloc((size_t)nclips + 1, sizeof *points);
-    timed_cell *cells = o.rounds > 1 ? calloc((size_t)codec_count() * nclips + 1, sizeof *cells) : NULL;
-    if (!streams || !kept || !points || (o.rounds > 1 && !cells))
+    /* rounds for what a clip times; a crowd alone is timed once anyway */
+    const bool in_rounds = o.rounds > 1 && (what & TIME_ALL);
+    timed_cell *cells = in_rounds ? calloc((size_t)codec_count() * nclips + 1, sizeof *cells) : NULL;
+    if (!streams || !kept || !points || (in_rounds && !cells))
         rc = 1;
     if (rc == 0 && cells)
         rc = time_in_rounds(&o, clips, nclips, what, cells);

@@ -179,8 +179,11 @@ static int measure(const timed_fn *f, const timer_config *c, timer_result *out)
     double sorted[TIMER_MAX_RUNS];
     cpu_counters before, after;
     cpu_counters_read(c->pin_cpu, &before);
-    for (int r = 0; r < runs; r++)
-        out->ns[r] = run_once(f, reps) / (double)reps;
+    for (int r = 0; r < runs; r++) {
+        const double took_ns = run_once(f, reps);
+        out->timed_ns += took_ns;
+        out->ns[r] = took_ns / (double)reps;
+    }
     cpu_counters_read(c->pin_cpu, &after);
     cpu_counters_shares(&before, &after, out);
     out->runs = runs;
@@ -201,8 +204,7 @@ int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, t
     return measure(&f, c, out);
 }
 
-/* A share of two timings, each weighted by its timed span (ns per unit times units); NAN only when
- * both are unknown. */
+/* The mean of two timings' shares, each weighted by its timed_ns; the other's when one is unknown. */
 static double weighted(double a, double wa, double b, double wb)
 {
     if (isnan(a))
@@ -212,24 +214,17 @@ static double weighted(double a, double wa, double b, double wb)
     return wa + wb > 0 ? (a * wa + b * wb) / (wa + wb) : a;
 }
 
-static double timed_span_ns(const timer_result *r)
-{
-    double sum = 0;
-    for (int i = 0; i < r->runs; i++)
-        sum += r->ns[i];
-    return sum * (double)r->reps_per_run;
-}
-
 int timer_merge(timer_result *into, const timer_result *more)
 {
     if (into->runs + more->runs > TIMER_MAX_RUNS)
         return -1;
-    const double wa = timed_span_ns(into), wb = timed_span_ns(more);
+    const double wa = into->timed_ns, wb = more->timed_ns;
     into->waited_share = weighted(into->waited_share, wa, more->waited_share, wb);
     into->steal_share = weighted(into->steal_share, wa, more->steal_share, wb);
     into->others_busy_cpus = weighted(into->others_busy_cpus, wa, more->others_busy_cpus, wb);
     memcpy(into->ns + into->runs, more->ns, (size_t)more->runs * sizeof *more->ns);
     into->runs += more->runs;
+    into->timed_ns += more->timed_ns;
     if (more->reps_per_run < into->reps_per_run) /* each round calibrates again: the smaller count */
         into->reps_per_run = more->reps_per_run;
     double sorted[TIMER_MAX_RUNS];

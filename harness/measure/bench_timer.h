@@ -38,6 +38,7 @@ typedef struct timer_result {
      * (no such file; steal: not pinned).  Contention that lasts the whole measurement slows every
      * run alike, so max/min does not show it. */
     double waited_share, steal_share, others_busy_cpus;
+    double timed_ns; /* the timed runs' own time, the weight of the shares when timings are merged */
 } timer_result;
 
 void timer_config_default(timer_config *c);
@@ -46,8 +47,10 @@ int timer_measure(bench_fn fn, void *payload, const timer_config *c, timer_resul
 /* The same for a function that times itself (bench_fn_self). */
 int timer_measure_self(bench_fn_self fn, void *payload, const timer_config *c, timer_result *out);
 /* Appends `more`'s runs to `into` (the same work timed again later, as bench --rounds does) and
- * summarises them together: median, min and max over every run, the contention shares weighted by
- * each timing's timed span, reps_per_run the smaller.  Returns 0, or -1 when the runs together would
+ * summarises them together: median, min and max over every run; the contention shares the mean over
+ * the timings weighted by their timed_ns (one unknown share: the other's), so one contended round
+ * among several counts for its share of the time, as its runs do for the median; reps_per_run the
+ * smaller (each round calibrates again), timed_ns the sum.  Returns 0, or -1 when the runs together would
  * exceed TIMER_MAX_RUNS (into unchanged). */
 int timer_merge(timer_result *into, const timer_result *more);
 /* Runs whose slowest is more than this times the fastest are reported noisy. */

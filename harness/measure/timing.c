@@ -262,10 +262,13 @@ int codec_timings_merge(codec_timings *into, const codec_timings *more, char *er
     }
     /* a deterministic encoder writes the same bytes every round: anything else is a defect to report,
      * not a timing to average */
-    if (into->stream.size != more->stream.size ||
-        (into->stream.size > 0 && memcmp(into->stream.data, more->stream.data, into->stream.size) != 0)) {
-        snprintf(err, err_size, "the encoder wrote different bytes in two rounds (%zu and %zu bytes)",
-                 into->stream.size, more->stream.size);
+    size_t same = 0;
+    while (same < into->stream.size && same < more->stream.size && into->stream.data[same] == more->stream.data[same])
+        same++;
+    if (same < into->stream.size || same < more->stream.size) {
+        snprintf(err, err_size,
+                 "the encoder wrote different bytes in two rounds (%zu and %zu bytes, first differing at byte %zu)",
+                 into->stream.size, more->stream.size, same);
         return -1;
     }
     timer_result *parts[PATTERN_COUNT + 3];
