@@ -145,7 +145,10 @@ test-without-libraries:
 	    printf '%s\n' "$$listing" | grep -q "UNAVAILABLE: built without assimp" && \
 	    ! build-nolibs/animbench run --clip /usr/share/assimp/models/FBX/huesitos.fbx --codec raw >/dev/null 2>&1 && \
 	    ! build-nolibs/animbench run --clip walk --codec acl >/dev/null 2>&1 && \
-	    ! build-nolibs/animbench run --clip walk --codec ozz >/dev/null 2>&1; then \
+	    ! build-nolibs/animbench run --clip walk --codec ozz >/dev/null 2>&1 && \
+	    ! build-nolibs/animbench bench --clips walk --codecs raw,acl --runs 1 --rounds 2 --budget-ms 1 \
+	      --patterns whole-clip >build-nolibs/bench_unavailable.txt 2>&1 && grep -q "acl skipped: built without ACL" \
+	      build-nolibs/bench_unavailable.txt && ! grep -q "whole clip" build-nolibs/bench_unavailable.txt; then \
 	    echo "without-libraries: 1 passed, 0 failed"; [ -z "$${CHECK_SUMMARY:-}" ] || echo "without-libraries: 1 passed, 0 failed" >> "$$CHECK_SUMMARY"; \
 	  else echo "without-libraries: 0 passed, 1 failed"; [ -z "$${CHECK_SUMMARY:-}" ] || echo "without-libraries: 0 passed, 1 failed" >> "$$CHECK_SUMMARY"; exit 1; fi
 
