@@ -99,25 +99,6 @@ void rc_decoder_init(rc_decoder *d, const uint8_t *data, size_t size)
         d->code = (d->code << 8) | rc_next_byte(d);
 }
 
-uint32_t rc_decode_raw(rc_decoder *d, int bits)
-{
-    uint32_t v = 0;
-    for (int i = 0; i < bits; i++) {
-        d->range >>= 1;
-        uint32_t bit = 0;
-        if (d->code >= d->range) {
-            d->code -= d->range;
-            bit = 1;
-        }
-        v = (v << 1) | bit;
-        while (d->range < TOP) {
-            d->range <<= 8;
-            d->code = (d->code << 8) | rc_next_byte(d);
-        }
-    }
-    return v;
-}
-
 void residual_model_init(residual_model *m)
 {
     rc_prob *p = (rc_prob *)m;
@@ -128,15 +109,6 @@ void residual_model_init(residual_model *m)
 static int bit_length(uint32_t v)
 {
     return v ? 32 - __builtin_clz(v) : 0;
-}
-
-/* Where the class's unary code starts in a context: the class of the
- * larger recent magnitude, so that most classes take two or three
- * decisions instead of one per class (the same bytes within 0.3 %, a third
- * fewer decisions). */
-static inline int class_start(int ctx)
-{
-    return ctx > 1 ? ctx - 1 : 0; /* starting one or two classes lower measured the same */
 }
 
 void bit_writer_init(bit_writer *w, byte_buffer *out)
@@ -176,24 +148,6 @@ void bit_reader_init(bit_reader *r, const uint8_t *data, size_t size)
     r->overrun = false;
 }
 
-uint32_t bit_get(bit_reader *r, int n)
-{
-    if (n == 0)
-        return 0;
-    while (r->count < n) {
-        uint8_t byte = 0;
-        if (r->pos < r->size)
-            byte = r->data[r->pos++];
-        else
-            r->overrun = true;
-        r->acc = (r->acc << 8) | byte;
-        r->count += 8;
-    }
-    r->count -= n;
-    const uint64_t v = r->acc >> r->count;
-    return (uint32_t)(n == 32 ? v : v & ((1u << n) - 1));
-}
-
 void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx, int32_t v)
 {
     rc_encode_bit(e, &m->nonzero[ctx], v != 0);
@@ -203,7 +157,7 @@ void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx,
     /* |v| as an unsigned: 2^31 for INT32_MIN */
     const uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     const int c = bit_length(a) - 1; /* a in [2^c, 2^(c+1)) */
-    const int k = class_start(ctx);
+    const int k = residual_class_start(ctx);
     rc_encode_bit(e, &m->at_least[ctx], c >= k);
     if (c >= k) { /* up from k: "above i?" for i = k, k + 1, ... */
         for (int i = k; i < c; i++)
@@ -227,29 +181,7 @@ void residual_encode(rc_encoder *e, bit_writer *raw, residual_model *m, int ctx,
 
 int32_t residual_decode(rc_decoder *d, bit_reader *raw, residual_model *m, int ctx)
 {
-    if (!rc_decode_bit(d, &m->nonzero[ctx]))
-        return 0;
-    const int negative = rc_decode_bit(d, &m->negative[ctx]);
-    const int k = class_start(ctx);
-    int c;
-    if (rc_decode_bit(d, &m->at_least[ctx])) {
-        c = k;
-        while (c < RESIDUAL_CLASSES - 1 && rc_decode_bit(d, &m->cls[ctx][c]))
-            c++;
-    } else {
-        c = k - 1; /* k >= 1 here in a stream from the encoder; a bad stream may say "below 0": class 0 */
-        while (c > 0 && rc_decode_bit(d, &m->cls[ctx][c]))
-            c--;
-        c = c < 0 ? 0 : c;
-    }
-    uint32_t a = 1;
-    if (c > 0) {
-        a = 2u | (uint32_t)rc_decode_bit(d, &m->top[c]);
-        a = (a << (c - 1)) | (raw ? bit_get(raw, c - 1) : rc_decode_raw(d, c - 1)); /* c - 1 <= 30 */
-    }
-    /* two's complement: -(2^31) is INT32_MIN; a larger magnitude decodes (from bad bytes) modulo 2^32 */
-    const uint32_t u = negative ? 0u - a : a;
-    return (int32_t)(u <= INT32_MAX ? (int64_t)u : (int64_t)u - 4294967296LL);
+    return residual_decode_at(d, raw, m, ctx, NULL);
 }
 
 void rc_cost_table_init(rc_cost_table *t)
@@ -274,7 +206,7 @@ uint32_t residual_cost(const rc_cost_table *t, residual_model *m, int ctx, int32
     cost += rc_bit_cost(t, &m->negative[ctx], v < 0);
     const uint32_t a = v < 0 ? 0u - (uint32_t)v : (uint32_t)v;
     const int c = bit_length(a) - 1;
-    const int k = class_start(ctx);
+    const int k = residual_class_start(ctx);
     cost += rc_bit_cost(t, &m->at_least[ctx], c >= k);
     if (c >= k) {
         for (int i = k; i < c; i++)
