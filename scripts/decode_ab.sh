@@ -7,41 +7,61 @@
 #   an old build: git worktree add /tmp/old COMMIT && make -C /tmp/old bin/animbench
 #   AB_CODECS (default shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra;
 #   the first is the reference), AB_NEW_CODECS (none; rows only the new build has, timed in the same
-#   rounds and set against both builds' reference), AB_CLIPS (walk,jump,mocap), AB_ROUNDS (8),
+#   rounds and set against both builds' reference), AB_CLIPS (walk,jump,mocap; a capture as
+#   FILE.bvh@UNIT_M@UP, say ../shared/data/bvh/cmu_01_01_mb.bvh@0.056444@y), AB_ROUNDS (8),
 #   AB_RUNS (7 per bench call), AB_PIN (1).  About 2 minutes for the defaults; keep the machine
 #   otherwise idle.
 set -euo pipefail
-[ $# -eq 3 ] || { sed -n 2,12p "$0" >&2; exit 2; }
+[ $# -eq 3 ] || { sed -n 2,13p "$0" >&2; exit 2; }
 old=$1 new=$2 out=$3
 codecs=${AB_CODECS:-shellpack,shellpack-exchange,shellpack-match,shellpack-trained,shellpack-ra}
 new_codecs=${AB_NEW_CODECS:-}
 clips=${AB_CLIPS:-walk,jump,mocap} rounds=${AB_ROUNDS:-8} runs=${AB_RUNS:-7} pin=${AB_PIN:-1}
 for b in "$old" "$new"; do [ -x "$b" ] || { echo "decode_ab.sh: $b: not an executable" >&2; exit 2; }; done
+# each clip's label in the table (a file's name without .bvh) and its bench options
+labels=""
+for spec in ${clips//,/ }; do
+  file=${spec%%@*}
+  if [ "$file" != "$spec" ]; then
+    IFS=@ read -r file unit up extra <<<"$spec"
+    [ -f "$file" ] && [ -n "$unit" ] && [ -n "$up" ] && [ -z "$extra" ] ||
+      { echo "decode_ab.sh: AB_CLIPS entry $spec: not FILE.bvh@UNIT_M@UP with an existing file" >&2; exit 2; }
+  fi
+  label=$(basename "$file" .bvh)
+  [[ ",$labels," != *",$label,"* ]] || { echo "decode_ab.sh: AB_CLIPS names $label twice" >&2; exit 2; }
+  labels=${labels:+$labels,}$label
+done
 tmp=$(mktemp)
 trap 'rm -f "$tmp" "$tmp.md"' EXIT
 printf 'build\tround\tcodec\tclip\tmedian_ns\tmin_ns\tmax_ns\theld_bytes_per_joint_sample\n' > "$tmp"
 for r in $(seq "$rounds"); do
   for c in ${codecs//,/ } ${new_codecs//,/ }; do
-    for clip in ${clips//,/ }; do
+    for spec in ${clips//,/ }; do
+      clip_args=(--clips "$spec")
+      if [ "${spec%%@*}" != "$spec" ]; then
+        IFS=@ read -r file unit up <<<"$spec"
+        clip_args=(--clips "$file" --unit-m "$unit" --up "$up")
+      fi
+      label=$(basename "${spec%%@*}" .bvh)
       order="old new"
       [ $((r % 2)) -eq 0 ] && order="new old"
       [[ ",$new_codecs," == *",$c,"* ]] && order=new
       for b in $order; do
         bin=$old
         [ "$b" = new ] && bin=$new
-        report=$("$bin" bench --clips "$clip" --codecs "$c" --patterns whole-clip --runs "$runs" --pin "$pin" 2>&1)
+        report=$("$bin" bench "${clip_args[@]}" --codecs "$c" --patterns whole-clip --runs "$runs" --pin "$pin" 2>&1)
         line=$(awk '/ whole clip /' <<<"$report")
         # what the sampler holds beside the time (bench's memory line): "sampler holds N B (X B/joint-sample)"
         held=$(sed -n 's/.*sampler holds \([0-9]*\) B (\([0-9.]*\) B\/joint-sample).*/\2/p' <<<"$report" | head -1)
-        [ -n "$line" ] && [ -n "$held" ] || { echo "decode_ab.sh: $b build gave no whole-clip time or held memory for $c on $clip" >&2; exit 1; }
-        awk -v b="$b" -v r="$r" -v h="$held" '{printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b, r, $1, $2, $5, $6, $7, h}' <<<"$line" >> "$tmp"
+        [ -n "$line" ] && [ -n "$held" ] || { echo "decode_ab.sh: $b build gave no whole-clip time or held memory for $c on $label" >&2; exit 1; }
+        awk -v b="$b" -v r="$r" -v h="$held" -v clip="$label" '{printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", b, r, $1, clip, $5, $6, $7, h}' <<<"$line" >> "$tmp"
       done
     done
   done
 done
 # per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means;
 # beside them what the sampler holds (the median over the clips and rounds of bench's figure)
-awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v new_codecs="$new_codecs" -v clips="$clips" '
+awk -F'\t' -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v new_codecs="$new_codecs" -v clips="$labels" '
 function median(list, n,   a, i, j, t) {
   n = split(list, a, " ")
   for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
