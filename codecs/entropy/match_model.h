@@ -18,6 +18,7 @@
 #include "codecs/entropy/range_coder.h"
 
 #define MATCH_ORDER 6    /* values that must repeat before a match is taken */
+_Static_assert(MATCH_ORDER >= 2, "prefix_end 0 means none: a look-up, at count >= MATCH_ORDER >= 2, never takes it for count - 1");
 #define MATCH_CONTEXTS 16 /* 8 lengths of the match so far, times expected value zero or not */
 #define MATCH_CAPACITY_MAX 0x3FFFFFFFu
 

@@ -2,8 +2,9 @@
  * probability in place of its own sign bit of that context for the call that codes a residual with
  * range_coder.c's binarisation, and the updated probability is taken back: the plain coder codes the
  * sign bit at most once, with m->negative[ctx], so this is exactly the plain coder with another sign
- * model.  Here for a residual alone; through the match model, by match_model.c around the residual it
- * codes on a miss (a hit codes no sign). */
+ * model.  Here for a residual alone; through the match model, its encoder (match_model.c) lends it the
+ * same way around the residual it codes on a miss (a hit codes no sign), and its decoder
+ * (match_decode_at) hands the sign's probability to residual_decode_at instead. */
 #include "codecs/entropy/residual_signs.h"
 
 void sign_model_init(sign_model *m)

@@ -109,9 +109,10 @@ static void encode_residuals(const sp_plan *p, int type, residual_coder *rc)
 
 /* The decoder's loop, the plan's curves from the stream, with the coder's, the raw bits' and the
  * match model's state in locals and every call inline: they stay in registers from one value to the
- * next instead of going through memory (the walk's match stream decoded in 0.8x to 0.9x the time;
- * docs/shellpack.md).  Made once per kind of stream (with or without signs and the match model). */
-static inline void decode_residuals_as(sp_plan *p, int type, residual_coder *rc, const bool use_signs,
+ * next instead of going through memory (the walk's match stream decoded in 0.88x the time;
+ * docs/shellpack.md).  Inlined into each of decode_residuals's four calls, so that it is compiled
+ * once per kind of stream (with or without signs and the match model), its flags constants. */
+RC_ALWAYS_INLINE void decode_residuals_as(sp_plan *p, int type, residual_coder *rc, const bool use_signs,
                                        const bool use_match)
 {
     rc_decoder d = *rc->d;
