@@ -50,9 +50,13 @@ done
 
 # an interrupt stops the runner and the tests still running (their children too), and sums nothing
 # (started under job control: a background job of a script without it ignores SIGINT, and a shell cannot trap
-# a signal ignored when it started; Ctrl-C at a terminal reaches the runner in the foreground)
+# a signal ignored when it started; Ctrl-C at a terminal reaches the runner in the foreground.  The runner
+# is started through perl with SIGINT set back to its default, because this script may itself have been
+# started with SIGINT ignored, as by nohup or a background job of a shell without job control, and an
+# ignored signal is inherited across exec: perl-base is in every Debian image.)
 set -m
-TEST_JOBS=2 "$runner" "$tmp/counts.sh 60 1 0 a" "$tmp/counts.sh 60 1 0 b" > "$tmp/out" 2> "$tmp/err" &
+TEST_JOBS=2 perl -e '$SIG{INT} = "DEFAULT"; exec @ARGV or die "exec $ARGV[0]: $!\n"' \
+  "$runner" "$tmp/counts.sh 60 1 0 a" "$tmp/counts.sh 60 1 0 b" > "$tmp/out" 2> "$tmp/err" &
 r=$!
 set +m
 for _ in $(seq 100); do [ -s "$tmp/pid.a" ] && [ -s "$tmp/pid.b" ] && break; sleep 0.1; done
