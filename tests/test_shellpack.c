@@ -428,6 +428,19 @@ static void test_audit_findings(void **state)
     measured_clip_free(m);
 }
 
+/* sp_step's table of powers against ldexp: every step index the format allows, bit for bit (the first 16,
+ * the mantissas, times 2^0), and each within a rounding of 2^(-i/16) */
+static void test_steps_are_exact_powers(void **state)
+{
+    (void)state;
+    for (int i = 0; i <= SP_STEP_INDEX_MAX; i++) {
+        const double want = ldexp(sp_step(i & 15), -(i >> 4)), got = sp_step(i);
+        if (memcmp(&want, &got, sizeof want) != 0)
+            fail_msg("step index %d: %a, want %a", i, got, want);
+        assert_true(fabs(got / exp2(-i / 16.0) - 1) < 1e-15);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -437,6 +450,7 @@ int main(void)
         cmocka_unit_test(test_predictors_worked),
         cmocka_unit_test(test_breakdown),
         cmocka_unit_test(test_rig_checksum),
+        cmocka_unit_test(test_steps_are_exact_powers),
         cmocka_unit_test(test_hostile_streams),
         cmocka_unit_test(test_bad_headers),
         cmocka_unit_test(test_audit_findings),

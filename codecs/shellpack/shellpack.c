@@ -18,7 +18,10 @@
  *      first, is offered a step d grid points coarser, d = 32, 16, ..., 1,
  *      until a round changes nothing.  A trial is checked only at the frames
  *      where the subtree's current error plus what the change can move a
- *      vertex (move_bound) passes the target.
+ *      vertex (move_bound) passes the target, and first (spe_probe_step) at
+ *      the 16 frames where the subtree is nearest it, from those frames'
+ *      values alone: most trials fail there, before every frame is quantised
+ *      and decoded (the same answers, so the same plan).
  *   3. Keys: per joint, a few step refinements are tried, each with the
  *      frames a greedy forward search can leave out (linear gaps) within the
  *      target; the cheapest in estimated bits (the coder's own adaptive

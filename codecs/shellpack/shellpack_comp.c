@@ -19,7 +19,8 @@
  * folds and rounds of coarsening as
  * shellpack's (leaves first, d = 32, 16, ..., 1 grid points, until a round changes nothing), where a
  * trial of a rotation quantises its whole subtree again at every frame the joint's decoded rotation
- * changes and checks every joint of it there.  The sign of each target quaternion is chosen next to
+ * changes and checks every joint of it there (its first frames probed before every frame is quantised
+ * and decoded: probe_step).  The sign of each target quaternion is chosen next to
  * the original's local rotation at that frame, so a curve stays continuous.  Keys (shellpack-comp)
  * and predictors follow as shellpack's, with the closed loop's own check, then the slack phase where
  * a row asks for it: the rows are the slack encoder's (shellpack_slack.c, `compensate`), which writes
@@ -212,6 +213,16 @@ static bool within_at(comp_loop *L, int j, int f, const double *lj)
     return true;
 }
 
+/* The frames within() checks first: the WORST_FIRST where joint j's subtree is nearest the target, then
+ * where its last trial failed. */
+static int first_frames(const comp_loop *L, int j, int first[WORST_FIRST + 1])
+{
+    double worst[WORST_FIRST];
+    int count = spe_worst_frames(L->e, j, first, worst, WORST_FIRST);
+    first[count++] = L->failed_at[j];
+    return count;
+}
+
 /* Whether joint j's candidate local poses (every frame; only the rotation differs) keep its subtree
  * within the target, every compensated joint below it quantised again at each frame j changes.  A
  * trial that fails mostly fails where the subtree is nearest its target now, or where the joint's
@@ -220,21 +231,8 @@ static bool within_at(comp_loop *L, int j, int f, const double *lj)
 static bool within(comp_loop *L, int j, const double *cand)
 {
     sp_encoder *e = L->e;
-    int first[WORST_FIRST + 1], count = 0;
-    double worst[WORST_FIRST];
-    for (int f = 0; f < e->n; f++) { /* the WORST_FIRST largest subtree errors, largest first */
-        const double v = *err_sub_at(e, f, j);
-        if (count < WORST_FIRST || v > worst[count - 1]) {
-            int i = count < WORST_FIRST ? count++ : count - 1;
-            for (; i > 0 && worst[i - 1] < v; i--) {
-                worst[i] = worst[i - 1];
-                first[i] = first[i - 1];
-            }
-            worst[i] = v;
-            first[i] = f;
-        }
-    }
-    first[count++] = L->failed_at[j];
+    int first[WORST_FIRST + 1];
+    const int count = first_frames(L, j, first);
     for (int i = -count; i < e->n; i++) {
         const int f = i < 0 ? first[count + i] : i;
         bool checked = false;
@@ -317,11 +315,43 @@ static bool try_fold(comp_loop *L, int b, int type, int mode)
     return false;
 }
 
+/* try_step's answer where it can be had from within's first frames alone: false when the trial fails
+ * there (failed_at set as within would set it), true when the whole trial must say.  A rotation's frames
+ * are within's, checked in its order with its checks, so a trial fails at the frame it would; a
+ * translation's or scale's are spe_within's (spe_probe_step). */
+static bool probe_step(comp_loop *L, int b, int type, int c, int index)
+{
+    sp_encoder *e = L->e;
+    if (type != SP_ROT)
+        return spe_probe_step(e, b, type, 1u << c, index);
+    if (memchr(sp_kept(&e->plan, b), 0, (size_t)e->n)) /* keys: a frame's value is its neighbours' too */
+        return true;
+    int first[WORST_FIRST + 1];
+    const int count = first_frames(L, b, first);
+    double lj[POSE_STRIDE];
+    for (int i = 0; i < count; i++) {
+        const int f = first[i];
+        if (!spe_candidate_at(e, b, type, 1u << c, index, f, lj))
+            return false; /* spe_quantise_comp would fail, before within */
+        if (memcmp(lj, loc_at(e, f, b), sizeof lj) == 0 || within_at(L, b, f, lj))
+            continue;
+        /* the whole trial fails at f, unless a value elsewhere is too large for the step first */
+        const double step = sp_step(index), *v = val_at(e, b, type, c);
+        bool fits = true;
+        for (int g = 0; g < e->n; g++)
+            fits &= fabs(nearbyint(v[g] / step)) < 1073741824.0;
+        if (fits)
+            L->failed_at[b] = f;
+        return false;
+    }
+    return true;
+}
+
 static bool try_step(comp_loop *L, int b, int type, int c, int index)
 {
     sp_encoder *e = L->e;
     sp_track *t = sp_track_at(&e->plan, b, type);
-    if (index < 0)
+    if (index < 0 || !probe_step(L, b, type, c, index))
         return false;
     const uint16_t saved = t->step_index[c];
     t->step_index[c] = (uint16_t)index;

@@ -73,6 +73,22 @@ void spe_free(sp_encoder *e);
 /* Whether joint j with candidate local poses cand[(f - f0) * 10] keeps its whole subtree within the
  * target at frames f0..f1, the rest as decoded now. */
 bool spe_within(sp_encoder *e, int j, int f0, int f1, const double *cand);
+/* A trial that changes components of one sub-track mostly fails where the subtree is nearest the
+ * target now: spe_probe_step checks those frames first, from their own values alone, so that most
+ * failing trials are turned down without quantising and decoding every frame.  It answers false only
+ * where the full trial (every frame quantised, decoded and checked by spe_within) would, so the plan
+ * is the same with or without it. */
+#define SPE_PROBE_FRAMES 16
+/* The frames of joint j's subtree nearest the target now (largest err_sub first, the earlier frame
+ * first among equals): up to max of them in frames[], their errors in worst[]; how many. */
+int spe_worst_frames(const sp_encoder *e, int j, int *frames, double *worst, int max);
+/* Joint b's local pose at frame f (a kept frame) with the components in `comps` (bit c) of sub-track
+ * `type` quantised at step index `index`, as spe_quantise_comp and sp_decode_track would make it, in
+ * lj (POSE_STRIDE); the plan is left as it was.  False when a value is too large for the step. */
+bool spe_candidate_at(sp_encoder *e, int b, int type, unsigned comps, int index, int f, double *lj);
+/* False when setting those components to step index `index` cannot keep joint b's subtree within the
+ * target under spe_within (or a value is too large for the step); true when the full check must say. */
+bool spe_probe_step(sp_encoder *e, int b, int type, unsigned comps, int index);
 /* Makes cand (frames f0..f1) joint j's decoded state. */
 void spe_commit(sp_encoder *e, int j, int f0, int f1, const double *cand);
 /* Every joint's decoded state from the plan; whether the clip meets the target. */

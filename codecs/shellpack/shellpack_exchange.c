@@ -43,8 +43,8 @@ static bool offer_step(exchange_state *x, int b, int type, int c, int index)
 {
     sp_encoder *e = x->e;
     sp_track *t = sp_track_at(&e->plan, b, type);
-    if (index < 0 || index > SP_STEP_INDEX_MAX)
-        return false;
+    if (index < 0 || index > SP_STEP_INDEX_MAX || !spe_probe_step(e, b, type, 1u << c, index))
+        return false; /* before the curve is saved: a trial turned down leaves it as it was, so its cost is the same before and after */
     const size_t i = curve_index(b, type, c);
     int32_t *k = sp_curve(&e->plan, b, type, c);
     if (!x->changed[i]) {

@@ -75,25 +75,94 @@ static double move_bound(const sp_encoder *e, int j, const double *now, const do
  * whole subtree within the target at frames f0..f1 (the rest as decoded now).
  * A frame whose subtree has more slack than the change can use is not
  * recomputed. */
+/* spe_within at one frame f, lj the candidate local pose there. */
+static bool within_frame(sp_encoder *e, int j, int f, const double *lj)
+{
+    if (*err_sub_at(e, f, j) + move_bound(e, j, loc_at(e, f, j), lj) <= e->target)
+        return true;
+    const int p = e->rig->parents[j];
+    double *wj = e->tmp + (size_t)j * 7;
+    child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
+    if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
+        return false;
+    for (int i = 1; i < e->sub_len[j]; i++) {
+        const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
+        const double *ld = loc_at(e, f, d), *pscale = pd == j ? lj + 7 : loc_at(e, f, pd) + 7;
+        double *wd = e->tmp + (size_t)d * 7;
+        child_world(e->tmp + (size_t)pd * 7, pscale, ld, wd);
+        if (!(shell_error2(e, f, d, wd, ld + 7) <= e->target2))
+            return false;
+    }
+    return true;
+}
+
 bool spe_within(sp_encoder *e, int j, int f0, int f1, const double *cand)
 {
-    const int p = e->rig->parents[j];
-    for (int f = f0; f <= f1; f++) {
-        const double *lj = cand + (size_t)(f - f0) * POSE_STRIDE;
-        if (*err_sub_at(e, f, j) + move_bound(e, j, loc_at(e, f, j), lj) <= e->target)
-            continue;
-        double *wj = e->tmp + (size_t)j * 7;
-        child_world(p < 0 ? NULL : world_at(e, f, p), p < 0 ? NULL : loc_at(e, f, p) + 7, lj, wj);
-        if (!(shell_error2(e, f, j, wj, lj + 7) <= e->target2))
+    for (int f = f0; f <= f1; f++)
+        if (!within_frame(e, j, f, cand + (size_t)(f - f0) * POSE_STRIDE))
             return false;
-        for (int i = 1; i < e->sub_len[j]; i++) {
-            const int d = e->sub[e->sub_start[j] + i], pd = e->rig->parents[d];
-            const double *ld = loc_at(e, f, d), *pscale = pd == j ? lj + 7 : loc_at(e, f, pd) + 7;
-            double *wd = e->tmp + (size_t)d * 7;
-            child_world(e->tmp + (size_t)pd * 7, pscale, ld, wd);
-            if (!(shell_error2(e, f, d, wd, ld + 7) <= e->target2))
-                return false;
+    return true;
+}
+
+int spe_worst_frames(const sp_encoder *e, int j, int *frames, double *worst, int max)
+{
+    int count = 0;
+    for (int f = 0; f < e->n; f++) {
+        const double v = *err_sub_at(e, f, j);
+        if (count < max || v > worst[count - 1]) {
+            int i = count < max ? count++ : count - 1;
+            for (; i > 0 && worst[i - 1] < v; i--) {
+                worst[i] = worst[i - 1];
+                frames[i] = frames[i - 1];
+            }
+            worst[i] = v;
+            frames[i] = f;
         }
+    }
+    return count;
+}
+
+bool spe_candidate_at(sp_encoder *e, int b, int type, unsigned comps, int index, int f, double *lj)
+{
+    const double step = sp_step(index);
+    int32_t next[SP_MAX_COMPS] = {0}, old[SP_MAX_COMPS] = {0};
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (comps >> c & 1) {
+            const double x = nearbyint(val_at(e, b, type, c)[f] / step); /* spe_quantise_comp's value */
+            if (!(fabs(x) < 1073741824.0))
+                return false;
+            next[c] = (int32_t)x;
+        }
+    memcpy(lj, loc_at(e, f, b), POSE_STRIDE * sizeof *lj);
+    sp_track *t = sp_track_at(&e->plan, b, type);
+    const sp_track saved = *t;
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (comps >> c & 1) {
+            old[c] = sp_curve(&e->plan, b, type, c)[f];
+            sp_curve(&e->plan, b, type, c)[f] = next[c];
+            t->step_index[c] = (uint16_t)index;
+        }
+    sp_decode_track(&e->plan, e->rig, b, type, f, f, lj);
+    *t = saved;
+    for (int c = 0; c < sp_comps(&e->plan, type); c++)
+        if (comps >> c & 1)
+            sp_curve(&e->plan, b, type, c)[f] = old[c];
+    return true;
+}
+
+bool spe_probe_step(sp_encoder *e, int b, int type, unsigned comps, int index)
+{
+    int frames[SPE_PROBE_FRAMES];
+    double worst[SPE_PROBE_FRAMES];
+    const int count = spe_worst_frames(e, b, frames, worst, SPE_PROBE_FRAMES);
+    const uint8_t *kept = sp_kept(&e->plan, b);
+    double lj[POSE_STRIDE];
+    for (int i = 0; i < count; i++) {
+        const int f = frames[i];
+        if (!kept[f]) /* decoded from its neighbours' values, which the trial changes too */
+            continue;
+        if (!spe_candidate_at(e, b, type, comps, index, f, lj) || !within_frame(e, b, f, lj))
+            return false;
     }
     return true;
 }

@@ -122,7 +122,7 @@ static bool try_step(sp_encoder *e, int b, int type, int comp, int index)
 {
     sp_track *t = sp_track_at(&e->plan, b, type);
     const sp_track saved = *t;
-    if (index < 0)
+    if (index < 0 || !spe_probe_step(e, b, type, comp < 0 ? ~0u : 1u << comp, index))
         return false;
     bool ok = true;
     for (int c = 0; c < sp_comps(&e->plan, type); c++)
