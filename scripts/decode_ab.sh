@@ -19,8 +19,8 @@ new_codecs=${AB_NEW_CODECS:-}
 clips=${AB_CLIPS:-walk,jump,mocap} rounds=${AB_ROUNDS:-8} runs=${AB_RUNS:-7} pin=${AB_PIN:-1}
 pattern=${AB_PATTERN:-whole-clip}
 case $pattern in
-  whole-clip) match=' whole clip ' median_field=5 what='Whole-clip decode' unit='microseconds per clip' scale=1000 ;;
-  encode) match=' encode ' median_field=4 what='Encode' unit='milliseconds per clip' scale=1000000 ;;
+  whole-clip) match=' whole clip ' median_field=5 what='Whole-clip decode' time_unit='microseconds per clip' scale=1000 digits=0 ;;
+  encode) match=' encode ' median_field=4 what='Encode' time_unit='milliseconds per clip' scale=1000000 digits=1 ;;
   *) echo "decode_ab.sh: AB_PATTERN $pattern: not whole-clip or encode" >&2; exit 2 ;;
 esac
 for b in "$old" "$new"; do [ -x "$b" ] || { echo "decode_ab.sh: $b: not an executable" >&2; exit 2; }; done
@@ -68,7 +68,7 @@ for r in $(seq "$rounds"); do
 done
 # per build, codec and clip: the median of the rounds' medians, their min and max; then geometric means;
 # beside them what the sampler holds (the median over the clips and rounds of bench's figure)
-awk -F'\t' -v what="$what" -v unit="$unit" -v scale="$scale" -v pattern="$pattern" -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v new_codecs="$new_codecs" -v clips="$labels" '
+awk -F'\t' -v what="$what" -v time_unit="$time_unit" -v scale="$scale" -v digits="$digits" -v pattern="$pattern" -v old="$old" -v new="$new" -v rounds="$rounds" -v runs="$runs" -v codecs="$codecs" -v new_codecs="$new_codecs" -v clips="$labels" '
 function median(list, n,   a, i, j, t) {
   n = split(list, a, " ")
   for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] + 0 > a[j] + 0; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
@@ -86,7 +86,7 @@ END {
   nn = new_codecs == "" ? 0 : split(new_codecs, N, ",")
   for (i = 1; i <= nn; i++) { C[nc + i] = N[i]; only_new[N[i]] = 1 }
   printf "# %s, two builds side by side (scripts/decode_ab.sh)\n\n", what
-  printf "old: `%s`; new: `%s`. Each codec on each clip timed by `bench --patterns %s --runs %d --pin`, the builds alternating (order flipped each round), %d rounds. Per cell: the median over the rounds of each run'"'"'s median, in %s, with the rounds'"'"' min and max.\n\n", old, new, pattern, runs, rounds, unit
+  printf "old: `%s`; new: `%s`. Each codec on each clip timed by `bench --patterns %s --runs %d --pin`, the builds alternating (order flipped each round), %d rounds. Per cell: the median over the rounds of each run'"'"'s median, in %s, with the rounds'"'"' min and max.\n\n", old, new, pattern, runs, rounds, time_unit
   printf "| codec | build |"; for (j = 1; j <= nk; j++) printf " %s |", K[j]; printf " new / old | x old %s | x new %s | sampler holds (B/joint-sample, median over the clips) |\n", C[1], C[1]
   printf "|---|---|"; for (j = 1; j <= nk; j++) printf "---:|"; printf "---:|---:|---:|---:|\n"
   for (i = 1; i <= nc + nn; i++) for (bi = 1; bi <= 2; bi++) {
@@ -96,7 +96,8 @@ END {
     g_self = g_old = g_new = 0
     for (j = 1; j <= nk; j++) {
       m = median(v[b SUBSEP C[i] SUBSEP K[j]])
-      printf " %.0f (%.0f-%.0f) |", m / scale, lo[b SUBSEP C[i] SUBSEP K[j]] / scale, hi[b SUBSEP C[i] SUBSEP K[j]] / scale
+      f = "%." digits "f"
+      printf " " f " (" f "-" f ") |", m / scale, lo[b SUBSEP C[i] SUBSEP K[j]] / scale, hi[b SUBSEP C[i] SUBSEP K[j]] / scale
       if (!(C[i] in only_new)) g_self += log(m / median(v["old" SUBSEP C[i] SUBSEP K[j]]))
       g_old += log(m / median(v["old" SUBSEP C[1] SUBSEP K[j]]))
       g_new += log(m / median(v["new" SUBSEP C[1] SUBSEP K[j]]))

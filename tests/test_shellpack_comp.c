@@ -93,6 +93,16 @@ static long assert_compensated(const sp_encoder *e, const anim_clip *clip)
     return checked;
 }
 
+/* e with shellpack's closed-loop plan of clip at target_mm under cfg; the clip's source, for the caller to free */
+static clip_source *closed_loop_plan(sp_encoder *e, const shellpack_slack_config *cfg, const char *clip, double target_mm)
+{
+    clip_source *s = row_source(clip, 1);
+    char err[256];
+    if (spe_init(e, s->clip, &cfg->base, target_mm, err, sizeof err) != 0 || spe_plan_closed_loop(e, err, sizeof err) != 0)
+        fail_msg("%s: %s", clip, err);
+    return s;
+}
+
 /* After spe_compensate on the walk, the chain and a branching rig at 0.1 and 1 mm: the closed loop's
  * state is what the plan decodes to and within the target; every compensated rotation holds its
  * target's integers (assert_compensated); the first joint with an animated rotation (the ancestor of
@@ -116,13 +126,10 @@ static void test_feedback_down_the_hierarchy(void **state)
     const shellpack_slack_config *cfg = row->config;
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
-            clip_source *s = row_source(CLIPS[i], 1);
-            const anim_clip *clip = s->clip;
             sp_encoder e;
+            clip_source *s = closed_loop_plan(&e, cfg, CLIPS[i], TARGETS[k]);
+            const anim_clip *clip = s->clip;
             char err[256];
-            if (spe_init(&e, clip, &cfg->base, TARGETS[k], err, sizeof err) != 0 ||
-                spe_plan_closed_loop(&e, err, sizeof err) != 0)
-                fail_msg("%s: %s", CLIPS[i], err);
             sp_track *plain = malloc((size_t)e.nb * SP_TYPES * sizeof *plain);
             assert_non_null(plain);
             memcpy(plain, e.plan.tracks, (size_t)e.nb * SP_TYPES * sizeof *plain);
@@ -194,11 +201,10 @@ static void test_compensated_exchange(void **state)
     int exchanged = 0;
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
-            clip_source *s = row_source(CLIPS[i], 1);
             sp_encoder e;
+            clip_source *s = closed_loop_plan(&e, cfg, CLIPS[i], TARGETS[k]);
             char err[256];
-            if (spe_init(&e, s->clip, &cfg->base, TARGETS[k], err, sizeof err) != 0 ||
-                spe_plan_closed_loop(&e, err, sizeof err) != 0 || spe_compensate(&e, err, sizeof err) != 0)
+            if (spe_compensate(&e, err, sizeof err) != 0)
                 fail_msg("%s: %s", CLIPS[i], err);
             spe_choose_predictors(&e);
             sp_residual_costs *tables = malloc(SP_TYPES * sizeof *tables);
@@ -251,12 +257,8 @@ static void test_probe_never_turns_down_a_trial_that_fits(void **state)
     long rejected_total = 0, fits_total = 0;
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
-            clip_source *s = row_source(CLIPS[i], 1);
             sp_encoder e;
-            char err[256];
-            if (spe_init(&e, s->clip, &cfg->base, TARGETS[k], err, sizeof err) != 0 ||
-                spe_plan_closed_loop(&e, err, sizeof err) != 0)
-                fail_msg("%s: %s", CLIPS[i], err);
+            clip_source *s = closed_loop_plan(&e, cfg, CLIPS[i], TARGETS[k]);
             int32_t *curve = malloc((size_t)e.n * sizeof *curve);
             double *lj = malloc(POSE_STRIDE * sizeof *lj);
             assert_non_null(curve);
