@@ -34,6 +34,18 @@
 /* twenty bones in one chain, 240 frames of random motion at every joint (test_shellpack.c's) */
 #define CHAIN "random:bones=20,frames=240,branching=1,depth=24,seed=4"
 
+/* Every test's clips: the study's walk, the chain and a branching rig, at 0.1 and 1 mm. */
+static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
+static const double TARGETS[] = {0.1, 1};
+
+/* The slack encoder's configuration of the registry's row `name`. */
+static const shellpack_slack_config *slack_config(const char *name)
+{
+    const codec *row = codec_find(name);
+    assert_non_null(row);
+    return row->config;
+}
+
 /* The original local rotation of joint b at frame f, unit, sign chosen next to frame f - 1's. */
 static void original_local(const anim_clip *c, int b, int f, double prev[4], double q[4])
 {
@@ -125,11 +137,7 @@ static clip_source *closed_loop_plan(sp_encoder *e, const shellpack_slack_config
 static void test_feedback_down_the_hierarchy(void **state)
 {
     (void)state;
-    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
-    static const double TARGETS[] = {0.1, 1};
-    const codec *row = codec_find("shellpack-comp-allkeys");
-    assert_non_null(row);
-    const shellpack_slack_config *cfg = row->config;
+    const shellpack_slack_config *cfg = slack_config("shellpack-comp-allkeys");
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
             sp_encoder e;
@@ -198,11 +206,7 @@ static void test_feedback_down_the_hierarchy(void **state)
 static void test_compensated_exchange(void **state)
 {
     (void)state;
-    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
-    static const double TARGETS[] = {0.1, 1};
-    const codec *row = codec_find("shellpack-comp-exchange");
-    assert_non_null(row);
-    const shellpack_slack_config *cfg = row->config;
+    const shellpack_slack_config *cfg = slack_config("shellpack-comp-exchange");
     assert_true(cfg->compensate && cfg->exchange > 0);
     int exchanged = 0;
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
@@ -254,12 +258,8 @@ static void test_compensated_exchange(void **state)
 static void test_probe_never_turns_down_a_trial_that_fits(void **state)
 {
     (void)state;
-    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
-    static const double TARGETS[] = {0.1, 1};
     static const int OFFSETS[] = {-32, -8, -2, -1, 1, 4};
-    const codec *row = codec_find("shellpack-allkeys");
-    assert_non_null(row);
-    const shellpack_slack_config *cfg = row->config;
+    const shellpack_slack_config *cfg = slack_config("shellpack-allkeys");
     long rejected_total = 0, fits_total = 0;
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++) {
@@ -400,11 +400,7 @@ static trial_counts probe_against_full_trials(comp_loop *L, const char *clip, do
 static void test_compensated_probe_agrees_with_the_full_trial(void **state)
 {
     (void)state;
-    static const char *const CLIPS[] = {"walk", CHAIN, "random:bones=40,frames=120,seed=3"};
-    static const double TARGETS[] = {0.1, 1};
-    const codec *row = codec_find("shellpack-comp-allkeys");
-    assert_non_null(row);
-    const shellpack_slack_config *cfg = row->config;
+    const shellpack_slack_config *cfg = slack_config("shellpack-comp-allkeys");
     trial_counts total = {0, 0, 0, 0};
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++)
