@@ -327,67 +327,70 @@ static void test_probe_never_turns_down_a_trial_that_fits(void **state)
 
 /* Counts over one state's trials. */
 typedef struct trial_counts {
-    long rejected, missed, fits, failed_at_set;
+    long rejected, missed, fits, failed_at_set, not_rotations;
 } trial_counts;
 
-/* Every animated rotation component of e's compensated plan offered steps `offsets` away, one at a time:
- * the probe's answer and failed_at beside the full trial's (try_step's spe_quantise_comp, the decode and
- * within, on the plan as it was).  The probe must never turn down a trial that fits, must leave the plan
+/* Every animated component of e's compensated plan offered steps `offsets` away, one at a time: the
+ * probe's answer and failed_at beside the full trial's (try_step's spe_quantise_comp, the decode and
+ * try_change's check: within for a rotation, shellpack's spe_within for a translation or scale, whose
+ * probe is spe_probe_step; on the plan as it was).  The probe must never turn down a trial that fits, must leave the plan
  * and failed_at as they were when it lets a trial through, and must leave failed_at where the full trial
  * leaves it when it turns one down.  failed_at then keeps the full trial's value, as the loop's would. */
-static trial_counts probe_against_full_trials(comp_loop *L, const char *clip, double target_mm)
-{
+static trial_counts probe_against_full_trials(comp_loop *L, const char *clip, double target_mm) {
     static const int OFFSETS[] = {-32, -8, -2, -1, 1, 4};
     sp_encoder *e = L->e;
-    trial_counts n = {0, 0, 0, 0};
+    trial_counts n = {0, 0, 0, 0, 0};
     int32_t *curve = malloc((size_t)e->n * sizeof *curve);
     assert_non_null(curve);
-    for (int b = 0; b < e->nb; b++) {
-        sp_track *t = sp_track_at(&e->plan, b, SP_ROT);
-        if (t->mode != SP_ANIM)
-            continue;
-        for (int c = 0; c < 3; c++)
-            for (size_t o = 0; o < sizeof OFFSETS / sizeof *OFFSETS; o++) {
-                const int index = t->step_index[c] + OFFSETS[o];
-                if (index < 0 || index > SP_STEP_INDEX_MAX)
-                    continue;
-                const sp_track saved = *t;
-                int32_t *k_now = sp_curve(&e->plan, b, SP_ROT, c);
-                memcpy(curve, k_now, (size_t)e->n * sizeof *curve);
-                const int failed_before = L->failed_at[b];
-                const bool probe = probe_step(L, b, SP_ROT, c, index);
-                const int failed_probe = L->failed_at[b];
-                assert_memory_equal(&saved, t, sizeof saved);
-                assert_memory_equal(curve, k_now, (size_t)e->n * sizeof *curve);
-                L->failed_at[b] = failed_before;
-                t->step_index[c] = (uint16_t)index;
-                bool full = false;
-                if (spe_quantise_comp(e, b, SP_ROT, c)) {
-                    for (int f = 0; f < e->n; f++)
-                        memcpy(e->cand + (size_t)f * POSE_STRIDE, loc_at(e, f, b), POSE_STRIDE * sizeof(double));
-                    sp_decode_track(&e->plan, e->rig, b, SP_ROT, 0, e->n - 1, e->cand);
-                    full = within(L, b, e->cand);
+    for (int b = 0; b < e->nb; b++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            sp_track *t = sp_track_at(&e->plan, b, type);
+            if (t->mode != SP_ANIM)
+                continue;
+            for (int c = 0; c < sp_comps(&e->plan, type); c++)
+                for (size_t o = 0; o < sizeof OFFSETS / sizeof *OFFSETS; o++) {
+                    const int index = t->step_index[c] + OFFSETS[o];
+                    if (index < 0 || index > SP_STEP_INDEX_MAX)
+                        continue;
+                    const sp_track saved = *t;
+                    int32_t *k_now = sp_curve(&e->plan, b, type, c);
+                    memcpy(curve, k_now, (size_t)e->n * sizeof *curve);
+                    const int failed_before = L->failed_at[b];
+                    const bool probe = probe_step(L, b, type, c, index);
+                    const int failed_probe = L->failed_at[b];
+                    assert_memory_equal(&saved, t, sizeof saved);
+                    assert_memory_equal(curve, k_now, (size_t)e->n * sizeof *curve);
+                    L->failed_at[b] = failed_before;
+                    t->step_index[c] = (uint16_t)index;
+                    bool full = false;
+                    if (spe_quantise_comp(e, b, type, c)) { /* try_change's check, without its commit */
+                        for (int f = 0; f < e->n; f++)
+                            memcpy(e->cand + (size_t)f * POSE_STRIDE, loc_at(e, f, b), POSE_STRIDE * sizeof(double));
+                        sp_decode_track(&e->plan, e->rig, b, type, 0, e->n - 1, e->cand);
+                        full = type == SP_ROT ? within(L, b, e->cand) : spe_within(e, b, 0, e->n - 1, e->cand);
+                    }
+                    t->step_index[c] = saved.step_index[c];
+                    spe_quantise_comp(e, b, type, c);
+                    assert_memory_equal(curve, k_now, (size_t)e->n * sizeof *curve);
+                    if (!probe && full)
+                        fail_msg("%s at %g mm: joint %d sub-track %d component %d at step index %d fits, the probe "
+                                 "said no",
+                                 clip, target_mm, b, type, c, index);
+                    if (probe && failed_probe != failed_before)
+                        fail_msg("%s at %g mm: joint %d sub-track %d component %d at step index %d: the probe let the "
+                                 "trial through and moved failed_at from %d to %d",
+                                 clip, target_mm, b, type, c, index, failed_before, failed_probe);
+                    if (!probe && failed_probe != L->failed_at[b])
+                        fail_msg("%s at %g mm: joint %d sub-track %d component %d at step index %d: the probe left "
+                                 "failed_at at %d, the full trial at %d",
+                                 clip, target_mm, b, type, c, index, failed_probe, L->failed_at[b]);
+                    n.rejected += !probe;
+                    n.missed += probe && !full;
+                    n.fits += full;
+                    n.failed_at_set += !probe && failed_probe != failed_before;
+                    n.not_rotations += type != SP_ROT;
                 }
-                t->step_index[c] = saved.step_index[c];
-                spe_quantise_comp(e, b, SP_ROT, c);
-                assert_memory_equal(curve, k_now, (size_t)e->n * sizeof *curve);
-                if (!probe && full)
-                    fail_msg("%s at %g mm: joint %d component %d at step index %d fits, the probe said no", clip, target_mm,
-                             b, c, index);
-                if (probe && failed_probe != failed_before)
-                    fail_msg("%s at %g mm: joint %d component %d at step index %d: the probe let the trial through and "
-                             "moved failed_at from %d to %d",
-                             clip, target_mm, b, c, index, failed_before, failed_probe);
-                if (!probe && failed_probe != L->failed_at[b])
-                    fail_msg("%s at %g mm: joint %d component %d at step index %d: the probe left failed_at at %d, the "
-                             "full trial at %d",
-                             clip, target_mm, b, c, index, failed_probe, L->failed_at[b]);
-                n.rejected += !probe;
-                n.missed += probe && !full;
-                n.fits += full;
-                n.failed_at_set += !probe && failed_probe != failed_before;
-            }
-    }
+        }
     free(curve);
     return n;
 }
@@ -401,7 +404,7 @@ static void test_compensated_probe_agrees_with_the_full_trial(void **state)
 {
     (void)state;
     const shellpack_slack_config *cfg = slack_config("shellpack-comp-allkeys");
-    trial_counts total = {0, 0, 0, 0};
+    trial_counts total = {0, 0, 0, 0, 0};
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++)
         for (size_t k = 0; k < sizeof TARGETS / sizeof *TARGETS; k++)
             for (int exchanged = 0; exchanged < 2; exchanged++) {
@@ -415,14 +418,15 @@ static void test_compensated_probe_agrees_with_the_full_trial(void **state)
                 assert_true(comp_loop_init(&L, &e));
                 const trial_counts n = probe_against_full_trials(&L, CLIPS[i], TARGETS[k]);
                 assert_state_is_the_plans(&e, true);
-                print_message("  %s at %g mm%s: %ld trials turned down by the probe (%ld moving failed_at), %ld more by "
-                              "the full check, %ld fit\n",
-                              CLIPS[i], TARGETS[k], exchanged ? ", exchanged" : "", n.rejected, n.failed_at_set, n.missed,
-                              n.fits);
+                print_message("  %s at %g mm%s: %ld trials, %ld of translations or scales: %ld turned down by the probe "
+                              "(%ld moving failed_at), %ld more by the full check, %ld fit\n",
+                              CLIPS[i], TARGETS[k], exchanged ? ", exchanged" : "",
+                              n.rejected + n.missed + n.fits, n.not_rotations, n.rejected, n.failed_at_set, n.missed, n.fits);
                 total.rejected += n.rejected;
                 total.missed += n.missed;
                 total.fits += n.fits;
                 total.failed_at_set += n.failed_at_set;
+                total.not_rotations += n.not_rotations;
                 comp_loop_free(&L);
                 spe_free(&e);
                 clip_source_free(s);
@@ -431,6 +435,7 @@ static void test_compensated_probe_agrees_with_the_full_trial(void **state)
     assert_true(total.failed_at_set > 0);
     assert_true(total.missed > 0);
     assert_true(total.fits > 0);
+    assert_true(total.not_rotations > 0);
 }
 
 int main(void)
