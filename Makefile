@@ -232,8 +232,8 @@ tables: $(BIN)
 ANIMBENCH_DATA ?= ../shared/data
 export ANIMBENCH_DATA
 
-# The main job: every table of the study, the sweep, its exported tables and the figures (about 8
-# minutes on two cores, make bench included).
+# The main job: every table of the study, the sweep, its exported tables and the figures (about 11
+# to 13 minutes on two cores, make bench included; README's table of targets has the measured times).
 SWEEP ?= sweeps/study.json
 sweep: deps $(BIN)
 	@mkdir -p results
@@ -255,7 +255,7 @@ sweep: deps $(BIN)
 # real-data rows on the four captures, and a crowd over the Bandai corpus: results/bench*.json,
 # their _timings.tsv and the figures decode_*.  Benchmarks, not tests: run on an idle machine.  The
 # timed thread is pinned to the last CPU (BENCH_PIN=-1 to leave it free); ANIMBENCH_BENCH_FLAGS adds
-# options (--runs 21, say).  About 8 minutes.
+# options (--runs 21, say).  About 8 to 12 minutes.
 BENCH_PIN ?= $(shell echo $$(( $$(nproc) - 1 )))
 BENCH_PIN_FLAG = $(if $(filter -1,$(BENCH_PIN)),,--pin $(BENCH_PIN))
 bench: deps $(BIN)
@@ -264,7 +264,7 @@ bench: deps $(BIN)
 # What a runtime pays at equal measured error (scripts/runtime.sh): every runtime row at its smallest
 # stream within 1 mm and 0.1 mm of shell distance on the study's clips and the captures (the Bandai
 # corpus: make corpus, for ACL and the shellpack rows); playback, seek, first pose, a crowd with cold
-# caches, held memory: results/runtime* (about 12 minutes).
+# caches, held memory: results/runtime* (about 9 to 12 minutes).
 runtime: deps $(BIN)
 	@scripts/runtime.sh $(BIN)
 
@@ -293,24 +293,24 @@ corpus-fast: deps $(BIN)
 # ACL at equal shell error on the study's clips and the four captures, with decode and encode timings
 # side by side, the runtime table and the section-length curve: results/shellpack_summary.md,
 # results/shellpack_ra_summary.md, results/shellpack_slack_summary.md (the Bandai corpus's rows come
-# from make corpus).  About 2 hours.
+# from make corpus).  About 1 hour with the sweep's points stored (README's table of targets).
 shellpack: deps $(BIN)
 	@scripts/shellpack.sh $(BIN)
 
 # ozz-animation (issue 24) beside ACL, shellpack and the harness's imitation of ozz, at equal
 # measured shell error and at the same tolerance settings, on the study's clips and the captures,
-# with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh; about 6 minutes).
+# with every decode pattern in the same run: results/ozz_summary.md (scripts/ozz.sh; about 3 to 6 minutes).
 ozz: deps $(BIN)
 	@scripts/ozz.sh $(BIN)
 
 # Every file of Debian's assimp-testmodels asked what it holds and read when it holds an animation, the
-# skeletal ones through every codec (scripts/assimp_models.sh): results/assimp_models* (about 6 minutes).
+# skeletal ones through every codec (scripts/assimp_models.sh): results/assimp_models* (about 3 to 6 minutes).
 assimp-models: deps $(BIN)
 	@scripts/assimp_models.sh $(BIN)
 
 # Key selection strategies side by side (issue 12): results/keys.json and keys_corpus.json (the study's
 # clips, the captures, the Bandai corpus at equal joint error), encoder timings, results/keys_summary.md
-# (about 45 minutes on two cores; the sweeps resume where they stopped).
+# (about 47 minutes on two cores; the sweeps resume where they stopped).
 keys: deps $(BIN)
 	@scripts/keys.sh $(BIN)
 
@@ -340,6 +340,6 @@ acl-compare: deps $(BIN)
 # shellpack against ACL under four conventions of the same error (this harness's, seed 001's
 # standalone contract, its max gate measured joint by joint by animbench gate, and a looser
 # clip-wide gate), on the study's clips, the captures and
-# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 30 minutes on two cores).
+# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 85 minutes on two cores).
 seed-gate: deps $(BIN)
 	@scripts/seed_gate.sh $(BIN)
