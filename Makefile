@@ -278,7 +278,7 @@ corpus: deps $(BIN)
 # -comp-exchange, -comp-trained, shellpack-ra-comp, -ra-comp-exchange) on the whole Bandai corpus beside ACL
 # and the seven rows they extend: make corpus's points for these rows alone (scripts/corpus_comp.sh):
 # results/corpus_comp_summary.md, the issue's Bandai goals, the held-out split and what each row pays over
-# the one it extends (about 95 minutes on two cores).
+# the one it extends (about 95 to 125 minutes on two cores).
 corpus-comp: deps $(BIN)
 	@scripts/corpus_comp.sh $(BIN)
 
