@@ -315,7 +315,7 @@ keys: deps $(BIN)
 	@scripts/keys.sh $(BIN)
 
 # How encode and decode time and peak memory grow with clip length and bone count, on random clips:
-# results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (about 12 minutes).
+# results/scale.tsv, results/scale_slopes.md and results/figures/scale_*.png (about 10 to 12 minutes).
 scale: deps $(BIN)
 	@scripts/scale.sh $(BIN)
 
