@@ -340,6 +340,6 @@ acl-compare: deps $(BIN)
 # shellpack against ACL under four conventions of the same error (this harness's, seed 001's
 # standalone contract, its max gate measured joint by joint by animbench gate, and a looser
 # clip-wide gate), on the study's clips, the captures and
-# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 85 minutes on two cores).
+# the held-out fifth of the Bandai corpus: results/seed_gate.{tsv,md} (about 70 to 85 minutes on two cores).
 seed-gate: deps $(BIN)
 	@scripts/seed_gate.sh $(BIN)
