@@ -31,6 +31,8 @@
 
 /* where a temporary's address goes, so that the compiler cannot drop its malloc and free */
 unsigned char *volatile test_runtime_escape;
+/* what glibc gave test-keep's block (malloc_usable_size), whatever the harness counted */
+size_t test_runtime_held_usable;
 
 typedef enum how { KEEP, TEMPORARY, FREE_AT_FIRST_POSE, LAZY, GROWN, PER_POSE } how;
 
@@ -48,6 +50,7 @@ static codec_sampler *tc_create(const codec *c, const uint8_t *bytes, size_t siz
     switch (s->how) {
     case KEEP:
         s->held = malloc(HELD);
+        test_runtime_held_usable = s->held ? malloc_usable_size(s->held) : 0;
         break;
     case TEMPORARY: {
         unsigned char *t = malloc(SCRATCH);
@@ -188,6 +191,125 @@ static void test_memory_freed_late_is_held(void **state)
     assert_in_range(per.held_bytes, HELD + base, HELD + base + SLACK);
     assert_int_equal(per.sample_allocations, 64);
     assert_true(per.sample_peak_bytes >= HELD + base + 1024);
+}
+
+static bool counts_glibc_blocks(void)
+{
+    return strncmp(alloc_track_mechanism(), "glibc", 5) == 0;
+}
+
+/* glibc's malloc.c: a chunk is the request plus its 8-byte size word, rounded up to 16 bytes, at least
+ * 32; malloc_usable_size of a chunk of the heap is its size less that word. */
+static long long glibc_fresh_usable(size_t n)
+{
+    const size_t chunk = n + 8 < 32 ? 32 : (n + 8 + 15) / 16 * 16;
+    return (long long)chunk - 8;
+}
+
+/* Leaves a free chunk 16 bytes larger than a fresh block of n would take, which glibc hands out whole
+ * to the next request of n (splitting it would leave less than its 32-byte minimum); returns the
+ * guard that keeps it from joining the top of the heap, to be freed after: the first of up to 64
+ * blocks that glibc places right after it (the others, from free chunks elsewhere, are given back). */
+static void *leave_a_chunk_16_bytes_too_large(size_t n)
+{
+    unsigned char *a = malloc(n + 16), *tried[64], *guard = NULL;
+    int count = 0;
+    while (count < 64 && !guard) {
+        unsigned char *g = malloc(4000);
+        if (g == a + malloc_usable_size(a) + 8) /* the next chunk: a's usable bytes and g's size word */
+            guard = g;
+        else
+            tried[count++] = g;
+    }
+    for (int i = 0; i < count; i++)
+        free(tried[i]);
+    test_runtime_escape = a;
+    free(a);
+    return guard;
+}
+
+/* The same request reads the same bytes whatever chunk glibc gives it (inside a window), and
+ * malloc_usable_size (outside one); the window's bytes come off again at free. */
+static void test_a_window_counts_a_fresh_block(void **state)
+{
+    (void)state;
+    if (!counts_glibc_blocks())
+        skip(); /* the sanitizer's hooks count requested bytes: no history to take out */
+    const size_t n = 2000;
+    alloc_counts a, b, c;
+    void *guard = leave_a_chunk_16_bytes_too_large(n);
+    alloc_track_read(&a);
+    alloc_track_window(true);
+    unsigned char *p = malloc(n);
+    alloc_track_window(false);
+    alloc_track_read(&b);
+    test_runtime_escape = p;
+    /* the precondition: glibc gave the whole chunk (else this test shows nothing) */
+    assert_int_equal((long long)malloc_usable_size(p), glibc_fresh_usable(n) + 16);
+    assert_int_equal(b.live - a.live, glibc_fresh_usable(n));
+    assert_true(alloc_track_window_exact());
+    free(p);
+    alloc_track_read(&c);
+    assert_int_equal(c.live, a.live);
+    /* outside a window: what glibc gave */
+    free(guard);
+    guard = leave_a_chunk_16_bytes_too_large(n);
+    alloc_track_read(&a);
+    p = malloc(n);
+    alloc_track_read(&b);
+    test_runtime_escape = p;
+    assert_int_equal(b.live - a.live, (long long)malloc_usable_size(p));
+    assert_int_equal((long long)malloc_usable_size(p), glibc_fresh_usable(n) + 16);
+    free(p);
+    alloc_track_read(&c);
+    assert_int_equal(c.live, a.live);
+    /* realloc inside and outside a window, a block from before the window freed inside it */
+    unsigned char *before = malloc(300);
+    const long long before_bytes = (long long)malloc_usable_size(before); /* counted outside a window */
+    alloc_track_read(&a);
+    alloc_track_window(true);
+    p = realloc(NULL, 100);
+    p = realloc(p, 5000);
+    free(before);
+    alloc_track_window(false);
+    p = realloc(p, 70);
+    alloc_track_read(&b);
+    assert_int_equal(b.live - a.live, (long long)malloc_usable_size(p) - before_bytes);
+    free(p);
+    free(guard);
+}
+
+/* What a sampler holds does not move with the heap's history: test-keep's 100,000 bytes count as a
+ * fresh block of 100,000 even where glibc gives them a chunk 16 bytes larger. */
+static void test_held_does_not_depend_on_the_heap(void **state)
+{
+    (void)state;
+    const long long base = (long long)sizeof(codec_sampler);
+    const bool glibc = counts_glibc_blocks();
+    const long long expected = glibc ? glibc_fresh_usable(sizeof(codec_sampler)) + glibc_fresh_usable(HELD) : HELD + base;
+    bool whole_chunk_seen = false;
+    for (int attempt = 0; attempt < 4; attempt++) {
+        void *guard = NULL;
+        if (attempt % 2) {
+            /* the small blocks runtime_sampler_memory and test-keep take before their 100,000 bytes (a
+             * pose, the sampler) found elsewhere than in that chunk: the pose's size in the thread's cache,
+             * the sampler's in a fast bin (glibc's calloc skips the cache, which holds 7 a size) */
+            unsigned char *pose = malloc(2 * POSE_STRIDE * sizeof(double)), *small[8];
+            for (int i = 0; i < 8; i++)
+                small[i] = malloc(sizeof(codec_sampler));
+            guard = leave_a_chunk_16_bytes_too_large(HELD);
+            free(pose);
+            for (int i = 0; i < 8; i++)
+                free(small[i]);
+        }
+        const sampler_memory m = measure(&TEST_CODECS[0]);
+        assert_int_equal(m.held_bytes, expected);
+        assert_int_equal(m.create_peak_bytes, expected);
+        whole_chunk_seen |= glibc && (long long)test_runtime_held_usable == glibc_fresh_usable(HELD) + 16;
+        free(guard);
+    }
+    if (glibc) /* the precondition: at least one attempt had glibc give the larger chunk */
+        assert_true(whole_chunk_seen);
 }
 
 /* The threshold: stream plus 32 KiB plus two poses of doubles. */
@@ -391,6 +513,8 @@ int main(void)
         cmocka_unit_test(test_held_is_what_is_kept),
         cmocka_unit_test(test_a_temporary_is_a_peak_not_held),
         cmocka_unit_test(test_memory_freed_late_is_held),
+        cmocka_unit_test(test_a_window_counts_a_fresh_block),
+        cmocka_unit_test(test_held_does_not_depend_on_the_heap),
         cmocka_unit_test(test_decodes_ahead_threshold),
         cmocka_unit_test(test_every_row_declares_what_it_holds),
         cmocka_unit_test(test_crowd_bookkeeping),

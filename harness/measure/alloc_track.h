@@ -5,7 +5,8 @@
  * pvalloc and free of the process (C++'s operator new included: libstdc++ calls malloc) passes
  * through alloc_track.c, which counts per thread, before handing the call to glibc:
  *   live   bytes this thread allocated minus bytes it freed (malloc_usable_size: the allocator's
- *          rounding is in the figure, 8 to 15 bytes a block on glibc)
+ *          rounding is in the figure, 8 to 15 bytes a block on glibc; inside a window, below, the
+ *          usable bytes of a fresh block of the request, which do not move with the heap's history)
  *   peak   the largest live since alloc_track_reset_peak
  *   calls  allocation calls (free not counted)
  * Under AddressSanitizer (make test-asan, the fuzz targets) glibc's allocator is not the one in
@@ -27,6 +28,14 @@ typedef struct alloc_counts {
 void alloc_track_read(alloc_counts *out);
 /* Starts a new peak from the current live bytes. */
 void alloc_track_reset_peak(void);
+/* A window: while it is on, each block this thread allocates is counted at the usable size glibc gives
+ * a fresh block of its request (its request plus 8 bytes, rounded up to 16, at least 32, less the 8),
+ * whatever chunk it was given, until it is freed; runtime.c opens one around a sampler's measurement,
+ * so that what a sampler holds is the same in every run of a build.  Nothing changes under the
+ * sanitizer, whose hooks count requested bytes.  Exact unless more than 1,024 blocks were counted
+ * at once (the rest at malloc_usable_size): alloc_track_window_exact, since the window was opened. */
+void alloc_track_window(bool on);
+bool alloc_track_window_exact(void);
 /* Whether this build counts allocations, and how ("glibc malloc, interposed" or "AddressSanitizer's
  * allocator hooks"). */
 bool alloc_track_active(void);

@@ -32,9 +32,11 @@ int runtime_sampler_memory(const codec *c, const uint8_t *bytes, size_t size, co
     alloc_counts before, created, first, played;
     alloc_track_read(&before);
     alloc_track_reset_peak();
+    alloc_track_window(true); /* the sampler's blocks at their requests' sizes: the same in every run */
     codec_sampler *s = c->ops->sampler_create(c, bytes, size, rig, err, err_size);
     alloc_track_read(&created);
     if (!s) {
+        alloc_track_window(false);
         free(pose);
         return -1;
     }
@@ -44,6 +46,14 @@ int runtime_sampler_memory(const codec *c, const uint8_t *bytes, size_t size, co
     for (int i = 1; i < count; i++)
         c->ops->sample(s, times[i], pose);
     alloc_track_read(&played);
+    alloc_track_window(false);
+    if (!alloc_track_window_exact()) {
+        c->ops->sampler_free(s);
+        free(pose);
+        snprintf(err, err_size, "%s's sampler holds more than 1,024 heap blocks at once: the harness counts "
+                 "at most that many at their requests' sizes (harness/measure/alloc_track.c, WINDOW_BLOCKS)", c->name);
+        return -1;
+    }
     long long held = created.live;
     held = first.live > held ? first.live : held;
     held = played.live > held ? played.live : held;
