@@ -4,7 +4,8 @@
 # prints byte-identical output with each, on one thread and on several, and
 # that `animbench run` reports identical figures (every metric, and the
 # stream's FNV-1a fingerprint) for a few codecs (shellpack's slack, match and compensated rows of issue 23 among them), clips and an imported BVH
-# file, ACL's and ozz's rows included when they are built.
+# file, ACL's and ozz's rows included when they are built, and that bench reports the same memory held
+# by their samplers (not its timings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Under make check's job server (stages side by side) this script is not a recipe make knows to run
@@ -60,6 +61,12 @@ run() {
       else
         echo "determinism: ozz rows not built here (skipped)" >&2
       fi
+      # what a sampler holds, a figure like the others (harness/measure/alloc_track.c's window): bench's
+      # memory columns, not its timings, for every row this build has, one clip from the study and a BVH
+      held_rows=$(scripts/available_codecs.sh "build-det-$name/animbench" acl,ozz,shellpack,shellpack-ra,shellpack-ra-comp-exchange,cubic-sc,raw)
+      "build-det-$name/animbench" bench --clips jump,tests/data/bvh_good/two_joints_crlf.bvh --codecs "$held_rows" \
+        --patterns first-pose --runs 1 --budget-ms 1 --json "build-det-$name/held.json" >/dev/null
+      awk -F'\t' 'NR > 2 {print "held", $1, $2, $3, $7, $8, $9, $10}' "build-det-$name/held_timings.tsv"
     } > "build-det-$name/tables.$threads.txt" || { echo "determinism: $name: a run failed"; status=1; differ=$((differ + 1)); }
     if [ -z "$ref" ]; then ref="build-det-$name/tables.$threads.txt"; continue; fi
     if cmp -s "$ref" "build-det-$name/tables.$threads.txt"; then
