@@ -228,6 +228,19 @@ static void *leave_a_chunk_16_bytes_too_large(size_t n)
     return guard;
 }
 
+/* Allocates n bytes in a window; returns what the counts took on, the block in *out. */
+static long long counted_in_a_window(size_t n, unsigned char **out)
+{
+    alloc_counts a, b;
+    alloc_track_read(&a);
+    alloc_track_window(true);
+    *out = malloc(n);
+    alloc_track_window(false);
+    alloc_track_read(&b);
+    test_runtime_escape = *out;
+    return b.live - a.live;
+}
+
 /* The same request reads the same bytes whatever chunk glibc gives it (inside a window), and
  * malloc_usable_size (outside one); the window's bytes come off again at free. */
 static void test_a_window_counts_a_fresh_block(void **state)
@@ -235,29 +248,21 @@ static void test_a_window_counts_a_fresh_block(void **state)
     (void)state;
     const size_t n = 2000;
     alloc_counts a, b, c;
+    unsigned char *p;
+    alloc_track_read(&a);
     if (!counts_glibc_blocks()) { /* the sanitizer's hooks count requested bytes, in a window or not */
-        alloc_track_read(&a);
-        alloc_track_window(true);
-        unsigned char *p = malloc(n);
-        alloc_track_window(false);
-        alloc_track_read(&b);
-        test_runtime_escape = p;
+        assert_int_equal(counted_in_a_window(n, &p), (long long)n);
         free(p);
         alloc_track_read(&c);
-        assert_int_equal(b.live - a.live, (long long)n);
         assert_int_equal(c.live, a.live);
         return;
     }
     void *guard = leave_a_chunk_16_bytes_too_large(n);
     alloc_track_read(&a);
-    alloc_track_window(true);
-    unsigned char *p = malloc(n);
-    alloc_track_window(false);
-    alloc_track_read(&b);
-    test_runtime_escape = p;
+    const long long counted = counted_in_a_window(n, &p);
     /* the precondition: glibc gave the whole chunk (else this test shows nothing) */
     assert_int_equal((long long)malloc_usable_size(p), glibc_fresh_usable(n) + 16);
-    assert_int_equal(b.live - a.live, glibc_fresh_usable(n));
+    assert_int_equal(counted, glibc_fresh_usable(n));
     assert_true(alloc_track_window_exact());
     free(p);
     alloc_track_read(&c);
