@@ -279,20 +279,71 @@ static void test_a_window_counts_a_fresh_block(void **state)
     free(p);
     alloc_track_read(&c);
     assert_int_equal(c.live, a.live);
-    /* realloc inside and outside a window, a block from before the window freed inside it */
-    unsigned char *before = malloc(300);
-    const long long before_bytes = (long long)malloc_usable_size(before); /* counted outside a window */
+    free(guard);
+}
+
+/* In a window every call that takes or gives back memory pairs exactly, and any number of blocks is
+ * counted (the table grows): the fresh figure of each request on glibc, the request under the sanitizer. */
+static void test_a_window_pairs_every_call(void **state)
+{
+    (void)state;
+    const bool glibc = counts_glibc_blocks();
+#define COUNTED(n) (glibc ? glibc_fresh_usable(n) : (long long)(n))
+    enum { MANY = 5000 };
+    static unsigned char *many[MANY];
+    unsigned char *before = malloc(300); /* counted outside the window, freed inside it */
+    const long long before_bytes = glibc ? (long long)malloc_usable_size(before) : 300;
+    alloc_counts a, now;
     alloc_track_read(&a);
     alloc_track_window(true);
-    p = realloc(NULL, 100);
-    p = realloc(p, 5000);
+    long long expected = 0;
+    unsigned char *r = realloc(NULL, 100);
+    expected += COUNTED(100);
+    alloc_track_read(&now);
+    assert_int_equal(now.live - a.live, expected);
+    r = realloc(r, 5000);
+    expected += COUNTED(5000) - COUNTED(100);
+    unsigned char *c = calloc(10, 30);
+    expected += COUNTED(300);
+    void *m = NULL;
+    assert_int_equal(posix_memalign(&m, 64, 1000), 0);
+    expected += COUNTED(1000);
+    unsigned char *al = aligned_alloc(64, 128);
+    expected += COUNTED(128);
+    test_runtime_escape = c; /* else the compiler may drop a block whose bytes are never used */
+    test_runtime_escape = al;
+    for (int i = 0; i < MANY; i++) {
+        many[i] = malloc(16 + (size_t)(i % 64));
+        expected += COUNTED(16 + (size_t)(i % 64));
+    }
     free(before);
+    expected -= before_bytes;
+    alloc_track_read(&now);
+    assert_int_equal(now.live - a.live, expected);
+    assert_true(alloc_track_window_exact());
+    if (glibc)
+        assert_int_equal(alloc_track_window_blocks(), 4 + MANY);
     alloc_track_window(false);
-    p = realloc(p, 70);
-    alloc_track_read(&b);
-    assert_int_equal(b.live - a.live, (long long)malloc_usable_size(p) - before_bytes);
-    free(p);
-    free(guard);
+    /* off: the blocks it counted come off at the same figure */
+    r = realloc(r, 70); /* now as glibc gave it */
+    expected += (glibc ? (long long)malloc_usable_size(r) : 70) - COUNTED(5000);
+    for (int i = 0; i < MANY; i += 2) {
+        free(many[i]);
+        expected -= COUNTED(16 + (size_t)(i % 64));
+    }
+    alloc_track_read(&now);
+    assert_int_equal(now.live - a.live, expected);
+    for (int i = 1; i < MANY; i += 2)
+        free(many[i]);
+    free(c);
+    free(m);
+    free(al);
+    free(r);
+    alloc_track_read(&now);
+    assert_int_equal(now.live, a.live - before_bytes);
+    assert_int_equal(alloc_track_window_blocks(), 0);
+    alloc_track_window_forget();
+#undef COUNTED
 }
 
 /* What a sampler holds does not move with the heap's history: test-keep's 100,000 bytes count as a
@@ -530,6 +581,7 @@ int main(void)
         cmocka_unit_test(test_a_temporary_is_a_peak_not_held),
         cmocka_unit_test(test_memory_freed_late_is_held),
         cmocka_unit_test(test_a_window_counts_a_fresh_block),
+        cmocka_unit_test(test_a_window_pairs_every_call),
         cmocka_unit_test(test_held_does_not_depend_on_the_heap),
         cmocka_unit_test(test_decodes_ahead_threshold),
         cmocka_unit_test(test_every_row_declares_what_it_holds),

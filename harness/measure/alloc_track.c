@@ -89,6 +89,15 @@ bool alloc_track_window_exact(void)
     return true;
 }
 
+void alloc_track_window_forget(void)
+{
+}
+
+size_t alloc_track_window_blocks(void)
+{
+    return 0;
+}
+
 const char *alloc_track_mechanism(void)
 {
     return "AddressSanitizer's allocator hooks (requested bytes)";
@@ -108,20 +117,21 @@ void *__libc_pvalloc(size_t size);
 void __libc_free(void *p);
 
 /* Inside a window (alloc_track_window) a block is counted at the size glibc gives its request from
- * a fresh split, not at malloc_usable_size: glibc hands out a whole free chunk when splitting it
- * would leave less than its 32-byte minimum, so the same request reads 16 bytes more or less with the
- * heap's history, and a block of 128 KiB or more is mapped or not with a threshold that moves as the
- * process frees (measured: ACL's sampler of the jump at 8,040 and 8,056 bytes in two runs of one
- * build).  What a window counts is kept per block, so that free takes off what was put on. */
-#define WINDOW_BLOCKS 1024
+ * a fresh split of the heap, not at malloc_usable_size: glibc hands out a whole free chunk when
+ * splitting it would leave less than its 32-byte minimum, so the same request reads 16 bytes more or
+ * less with the heap's history, and a block of 128 KiB or more is mapped or not with a threshold that
+ * moves as the process frees (measured: ACL's sampler of the jump at 8,040 and 8,056 bytes in two runs
+ * of one build).  A mapped or over-aligned block is counted at that heap figure too, not at what glibc
+ * gives it.  What a window counts is kept per block, in a table of this thread's (open addressing,
+ * grown as needed, in memory from glibc's own entry points so that it is not counted), so that free
+ * takes off what was put on; alloc_track_window_forget empties it. */
 typedef struct window_block {
-    void *p;
+    void *p; /* NULL: an empty slot */
     long long bytes;
 } window_block;
-static _Thread_local bool t_window;
-static _Thread_local int t_window_count;
-static _Thread_local bool t_window_full;
-static _Thread_local window_block t_window_blocks[WINDOW_BLOCKS];
+static _Thread_local bool t_window, t_window_inexact;
+static _Thread_local window_block *t_blocks;
+static _Thread_local size_t t_blocks_cap, t_blocks_count; /* cap 0 or a power of two, at most half full */
 
 /* glibc's request2size less its 8-byte header: the request plus 8, rounded up to 16, 32 at least */
 static long long fresh_usable(size_t size)
@@ -130,32 +140,91 @@ static long long fresh_usable(size_t size)
     return (long long)chunk - 8;
 }
 
-/* Where p is among the window's blocks, -1 if it is not one. */
-static int window_find(const void *p)
+static size_t home_slot(const void *p, size_t cap)
 {
-    for (int i = 0; i < t_window_count; i++)
-        if (t_window_blocks[i].p == p)
-            return i;
-    return -1;
+    uint64_t h = (uint64_t)(uintptr_t)p >> 4; /* blocks are 16-byte aligned */
+    h *= 0x9E3779B97F4A7C15u;
+    return (size_t)(h ^ (h >> 32)) & (cap - 1);
+}
+
+static window_block *window_find(const void *p)
+{
+    if (t_blocks_count == 0)
+        return NULL;
+    for (size_t i = home_slot(p, t_blocks_cap);; i = (i + 1) & (t_blocks_cap - 1)) {
+        if (t_blocks[i].p == p)
+            return &t_blocks[i];
+        if (!t_blocks[i].p)
+            return NULL;
+    }
+}
+
+static void window_place(window_block *table, size_t cap, window_block b)
+{
+    size_t i = home_slot(b.p, cap);
+    while (table[i].p && table[i].p != b.p)
+        i = (i + 1) & (cap - 1);
+    table[i] = b;
+}
+
+static bool window_insert(void *p, long long bytes)
+{
+    if ((t_blocks_count + 1) * 2 > t_blocks_cap) {
+        const size_t cap = t_blocks_cap ? t_blocks_cap * 2 : 256;
+        window_block *table = __libc_calloc(cap, sizeof *table);
+        if (!table)
+            return false;
+        for (size_t i = 0; i < t_blocks_cap; i++)
+            if (t_blocks[i].p)
+                window_place(table, cap, t_blocks[i]);
+        __libc_free(t_blocks);
+        t_blocks = table;
+        t_blocks_cap = cap;
+    }
+    window_block *old = window_find(p); /* a block freed on another thread left its address here */
+    if (old)
+        old->bytes = bytes;
+    else {
+        window_place(t_blocks, t_blocks_cap, (window_block){p, bytes});
+        t_blocks_count++;
+    }
+    return true;
+}
+
+/* Empties slot e, moving back the entries after it that linear probing would no longer find. */
+static void window_remove(window_block *e)
+{
+    const size_t mask = t_blocks_cap - 1;
+    size_t hole = (size_t)(e - t_blocks);
+    for (size_t j = (hole + 1) & mask; t_blocks[j].p; j = (j + 1) & mask) {
+        const size_t home = home_slot(t_blocks[j].p, t_blocks_cap);
+        const bool reachable = hole <= j ? hole < home && home <= j : hole < home || home <= j;
+        if (!reachable) { /* its probe from home passes the hole: it moves into it */
+            t_blocks[hole] = t_blocks[j];
+            hole = j;
+        }
+    }
+    t_blocks[hole].p = NULL;
+    t_blocks_count--;
 }
 
 /* What a live block counts, which free takes off. */
 static long long charged(void *p)
 {
-    const int i = t_window_count > 0 ? window_find(p) : -1;
-    return i >= 0 ? t_window_blocks[i].bytes : (long long)malloc_usable_size(p);
+    const window_block *e = window_find(p);
+    return e ? e->bytes : (long long)malloc_usable_size(p);
 }
 
 /* Takes a block that is being freed off the counts: before glibc has it back. */
 static void uncount(void *p)
 {
-    const int i = t_window_count > 0 ? window_find(p) : -1;
-    if (i < 0) {
+    window_block *e = window_find(p);
+    if (!e) {
         t_live -= (long long)malloc_usable_size(p);
         return;
     }
-    t_live -= t_window_blocks[i].bytes;
-    t_window_blocks[i] = t_window_blocks[--t_window_count];
+    t_live -= e->bytes;
+    window_remove(e);
 }
 
 static inline void *counted(void *p, size_t size)
@@ -163,13 +232,12 @@ static inline void *counted(void *p, size_t size)
     if (!p)
         return p;
     if (t_window) {
-        if (t_window_count < WINDOW_BLOCKS) {
-            const long long bytes = fresh_usable(size);
-            t_window_blocks[t_window_count++] = (window_block){p, bytes};
+        const long long bytes = fresh_usable(size);
+        if (window_insert(p, bytes)) {
             count_alloc(bytes);
             return p;
         }
-        t_window_full = true;
+        t_window_inexact = true; /* no memory for the table: this block as glibc gave it */
     }
     count_alloc((long long)malloc_usable_size(p));
     return p;
@@ -179,12 +247,25 @@ void alloc_track_window(bool on)
 {
     t_window = on;
     if (on)
-        t_window_full = false;
+        t_window_inexact = false;
 }
 
 bool alloc_track_window_exact(void)
 {
-    return !t_window_full;
+    return !t_window_inexact;
+}
+
+void alloc_track_window_forget(void)
+{
+    t_window = false;
+    __libc_free(t_blocks);
+    t_blocks = NULL;
+    t_blocks_cap = t_blocks_count = 0;
+}
+
+size_t alloc_track_window_blocks(void)
+{
+    return t_blocks_count;
 }
 
 void *malloc(size_t size)
@@ -207,12 +288,12 @@ void free(void *p)
 void *realloc(void *p, size_t size)
 {
     const long long old = p ? charged(p) : 0; /* read while p is live */
-    const int slot = p && t_window_count > 0 ? window_find(p) : -1;
     void *q = __libc_realloc(p, size);
     if (q || (p && size == 0)) { /* moved, resized in place, or freed (glibc's realloc(p, 0)): p is gone */
         t_live -= old;
-        if (slot >= 0)
-            t_window_blocks[slot] = t_window_blocks[--t_window_count];
+        window_block *e = p ? window_find(p) : NULL; /* its address, not its memory */
+        if (e)
+            window_remove(e);
         counted(q, size);
     }
     return q;
@@ -283,6 +364,15 @@ void alloc_track_window(bool on)
 bool alloc_track_window_exact(void)
 {
     return true;
+}
+
+void alloc_track_window_forget(void)
+{
+}
+
+size_t alloc_track_window_blocks(void)
+{
+    return 0;
 }
 
 const char *alloc_track_mechanism(void)

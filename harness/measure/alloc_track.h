@@ -18,6 +18,7 @@
 #define ANIMBENCH_ALLOC_TRACK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 typedef struct alloc_counts {
     long long live, peak;
@@ -29,13 +30,18 @@ void alloc_track_read(alloc_counts *out);
 /* Starts a new peak from the current live bytes. */
 void alloc_track_reset_peak(void);
 /* A window: while it is on, each block this thread allocates is counted at the usable size glibc gives
- * a fresh block of its request (its request plus 8 bytes, rounded up to 16, at least 32, less the 8),
- * whatever chunk it was given, until it is freed; runtime.c opens one around a sampler's measurement,
- * so that what a sampler holds is the same in every run of a build.  Nothing changes under the
- * sanitizer, whose hooks count requested bytes.  Exact unless more than 1,024 blocks were counted
- * at once (the rest at malloc_usable_size): alloc_track_window_exact, since the window was opened. */
+ * a fresh block of its request from the heap (its request plus 8 bytes, rounded up to 16, at least 32,
+ * less the 8; a mapped or over-aligned block too), whatever chunk it was given, until it is freed;
+ * runtime.c opens one around a sampler's measurement, so that what a sampler holds is the same in
+ * every run of a build.  Turning it off stops counting new blocks that way; the blocks it counted keep
+ * their figure until freed or until alloc_track_window_forget, which empties the thread's table of
+ * them (alloc_track_window_blocks: how many it holds).  Not exact only if the table could not grow
+ * (out of memory): alloc_track_window_exact, since the window was turned on.  Nothing changes under
+ * the sanitizer, whose hooks count requested bytes. */
 void alloc_track_window(bool on);
 bool alloc_track_window_exact(void);
+void alloc_track_window_forget(void);
+size_t alloc_track_window_blocks(void);
 /* Whether this build counts allocations, and how ("glibc malloc, interposed" or "AddressSanitizer's
  * allocator hooks"). */
 bool alloc_track_active(void);
