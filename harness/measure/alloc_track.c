@@ -78,26 +78,6 @@ bool alloc_track_active(void)
     return true;
 }
 
-/* the hooks count requested bytes, which no history changes */
-void alloc_track_window(bool on)
-{
-    (void)on;
-}
-
-bool alloc_track_window_exact(void)
-{
-    return true;
-}
-
-void alloc_track_window_forget(void)
-{
-}
-
-size_t alloc_track_window_blocks(void)
-{
-    return 0;
-}
-
 const char *alloc_track_mechanism(void)
 {
     return "AddressSanitizer's allocator hooks (requested bytes)";
@@ -105,6 +85,7 @@ const char *alloc_track_mechanism(void)
 
 #elif defined(__GLIBC__)
 
+#define ALLOC_TRACK_WINDOW 1
 #include <malloc.h>
 #include <stdlib.h>
 
@@ -356,6 +337,16 @@ bool alloc_track_active(void)
     return false;
 }
 
+const char *alloc_track_mechanism(void)
+{
+    return "none (not glibc): held memory is not measured";
+}
+
+#endif
+
+#ifndef ALLOC_TRACK_WINDOW
+/* No history to take out: the sanitizer's hooks count requested bytes, and a build without glibc
+ * counts nothing. */
 void alloc_track_window(bool on)
 {
     (void)on;
@@ -374,10 +365,4 @@ size_t alloc_track_window_blocks(void)
 {
     return 0;
 }
-
-const char *alloc_track_mechanism(void)
-{
-    return "none (not glibc): held memory is not measured";
-}
-
 #endif
