@@ -62,7 +62,7 @@ run() {
         echo "determinism: ozz rows not built here (skipped)" >&2
       fi
       # what a sampler holds, a figure like the others (harness/measure/alloc_track.c's window): bench's
-      # memory columns, not its timings, for every row this build has, one clip from the study and a BVH
+      # memory columns, not its timings, for seven rows (those of them this build has) on a study clip and a BVH
       held_rows=$(scripts/available_codecs.sh "build-det-$name/animbench" acl,ozz,shellpack,shellpack-ra,shellpack-ra-comp-exchange,cubic-sc,raw)
       "build-det-$name/animbench" bench --clips jump,tests/data/bvh_good/two_joints_crlf.bvh --codecs "$held_rows" \
         --patterns first-pose --runs 1 --budget-ms 1 --json "build-det-$name/held.json" >/dev/null
