@@ -13,6 +13,7 @@
 #include "codecs/shellpack/shellpack_comp.h"
 #include "codecs/shellpack/shellpack_match.h"
 #include "codecs/shellpack/shellpack_priors.h"
+#include "codecs/shellpack/shellpack_side.h"
 #include "codecs/shellpack/shellpack_slack.h"
 #include "codecs/shellpack/shellpack_smallest.h"
 #include "codecs/study/track_codecs.h"
@@ -53,6 +54,7 @@ extern const codec_ops EVERY_NTH_OPS;
         {false, false, false, true, false, random_access}, 2, 8, true, exchange, true})
 #define SLACK_COMP_SOURCES SLACK_SOURCES " shellpack_comp.c shellpack_comp.h"
 #define COMP_TRAINED_SOURCES TRAINED_SOURCES " shellpack_comp.c shellpack_comp.h residual_signs.c residual_signs.h"
+#define SIDE_SOURCES COMP_TRAINED_SOURCES " shellpack_side.c shellpack_side.h shellpack_side_priors.c"
 #define ACL_SOURCES "acl_codec.c acl_codec.h acl_shim.cpp acl_shim.h lib:acl"
 #define OZZ_SOURCES "ozz_codec.c ozz_codec.h ozz_shim.cpp ozz_shim.h lib:ozz"
 
@@ -279,6 +281,15 @@ static const codec CODECS[] = {
                             "time; read by shellpack-comp-trained's decoder",
      CODEC_DECODES_AHEAD, (&(const shellpack_match_config){{"shellpack-comp-trellis-p2"}, SP_PRIORS, 10, true}),
      &SHELLPACK_MATCH_OPS, 1, COMP_TRAINED_SOURCES, SHELL_TARGET, 1}, /* settings (here and shellpack-comp-trellis-p2's) are not in the cache key: bump the version when either changes */
+    {"shellpack-comp-fast-side", "shellpack-comp-fast's stream in a smaller container: the header's fields as varints, "
+                                 "the folding, constants, steps and predictors coded from states trained on Bandai "
+                                 "dataset 1 (shellpack_side.h), the residual sections as they are; its decoder writes "
+                                 "shellpack-comp-fast's stream back and reads it",
+     CODEC_DECODES_AHEAD, (&(const shellpack_side_config){"shellpack-comp-fast"}), &SHELLPACK_SIDE_OPS, 1,
+     SIDE_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-comp-trained-side", "shellpack-comp-trained's stream in shellpack-comp-fast-side's container",
+     CODEC_DECODES_AHEAD, (&(const shellpack_side_config){"shellpack-comp-trained"}), &SHELLPACK_SIDE_OPS, 1,
+     SIDE_SOURCES, SHELL_TARGET, 1},
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

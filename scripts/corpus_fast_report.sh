@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # results/corpus_fast_summary.md: issue 23's encode budget on the whole Bandai corpus.  shellpack-comp-fast
 # (shellpack-comp-trellis-p2's plan coded as shellpack-comp-trained codes: no step exchange, one plan) beside
-# ACL, its plan and shellpack from one run of make corpus-fast (results/corpus_fast_ratios.tsv: ratios to
-# ACL), then against shellpack-comp-trained from make corpus-comp's committed ratios
+# ACL, its plan, shellpack, shellpack-comp-trained and the two rows in shellpack-side's container from one run
+# of make corpus-fast (results/corpus_fast_ratios.tsv: ratios to ACL), what the container pays over the row it
+# carries (the same run), then against shellpack-comp-trained from make corpus-comp's committed ratios
 # (results/corpus_comp_ratios.tsv), with shellpack, in both runs, as the check that the two runs agree.
 # Every figure is read from those files.
 # usage: scripts/corpus_fast_report.sh   (markdown on stdout)
@@ -57,6 +58,19 @@ pair() {
           else print "- - - - - 0 0 0 0" }' "$tmp/disagree" "$comp" "$fast"
 }
 
+# within ROW OTHER TARGET: ROW's ratio over OTHER's, both from this run (ACL's bytes the same), per clip where
+# ACL reaches the target and both rows have a ratio: the same fields as pair
+within() {
+  awk -F'\t' -v c="$1" -v o="$2" -v q="shell_max_mm <= $3 mm" '
+    FNR <= 2 || $1 != q || $4 == "-" { next }
+    $2 == o { t[$3] = $4 } $2 == c { r[$3] = $4; order[++k] = $3 }
+    END { for (i = 1; i <= k; i++) { x = order[i]; if (!(x in t)) continue; v = r[x] / t[x]; s += log(v); n++
+            if (n == 1 || v < lo) { lo = v; lc = x } if (n == 1 || v > hi) { hi = v; hc = x }
+            if (v < 1) sm++; else if (v == 1) eq++; else gt++ }
+          if (n) printf "%.4f %.4f %s %.4f %s %d %d %d %d\n", exp(s / n), lo, lc, hi, hc, sm + 0, eq + 0, gt + 0, n
+          else print "- - - - - 0 0 0 0" }' "$fast"
+}
+
 n_clips=$(awk -F'\t' 'FNR > 2 { print $3 }' "$fast" | sort -u | wc -l)
 n_held=$(awk -F'\t' 'FNR == NR { held[$1] = 1; next } FNR > 2 && ($3 in held) { print $3 }' "$tmp/held" "$fast" | sort -u | wc -l)
 acl_reach() { awk -F'\t' -v q="shell_max_mm <= $1 mm" 'FNR > 2 && $1 == q && $2 == "acl" && $5 == "1" { n++ } END { print n + 0 }' "$fast"; }
@@ -82,7 +96,8 @@ echo "A goal is met when the unrounded figure is within it and the row reaches t
 echo
 echo "| goal | row | measured | met |"
 echo "|---|---|---|---|"
-for row in shellpack-comp-fast shellpack-comp-trellis-p2; do
+for row in shellpack-comp-fast shellpack-comp-fast-side shellpack-comp-trellis-p2 shellpack-comp-trained \
+  shellpack-comp-trained-side; do
   for t in 0.1 1; do
     goal=$([ "$t" = 0.1 ] && echo 0.45 || echo 0.33)
     read -r m w wc n miss <<<"$(ratios "$fast" "$row" "$t" all)"
@@ -96,13 +111,14 @@ echo "## Every row against ACL, and the held-out split"
 echo
 echo "The trained states were fitted on Bandai dataset 1 without every fifth clip by name (\`animbench train-priors"
 echo "--held-out\`: the $n_held clips training never read); shellpack-comp-fast starts from them where that is smaller."
-echo "shellpack-comp-trained's figures are make corpus-comp's."
+echo "The rows of make corpus-comp are its committed figures, another run's."
 echo
 echo "| row | run | 0.1 mm | held out | training clips | 1 mm | held out | training clips |"
 echo "|---|---|---:|---:|---:|---:|---:|---:|"
-for row in shellpack shellpack-comp-trellis-p2 shellpack-comp-fast shellpack-comp-trellis shellpack-comp-trained; do
+for row in shellpack shellpack-comp-trellis-p2 shellpack-comp-fast shellpack-comp-fast-side shellpack-comp-trained \
+  shellpack-comp-trained-side comp:shellpack-comp-trellis comp:shellpack-comp-trained; do
   file=$fast run="make corpus-fast"
-  case $row in shellpack-comp-trellis|shellpack-comp-trained) file=$comp run="make corpus-comp" ;; esac
+  case $row in comp:*) row=${row#comp:} file=$comp run="make corpus-comp" ;; esac
   line="| $row | $run"
   for t in 0.1 1; do
     for set in all held training; do
@@ -111,6 +127,23 @@ for row in shellpack shellpack-comp-trellis-p2 shellpack-comp-fast shellpack-com
     done
   done
   echo "$line |"
+done
+echo
+echo "## What shellpack-side's container pays"
+echo
+echo "Each row's bytes over the bytes of the row it carries, clip by clip where ACL reaches the target, both from"
+echo "this run: the same residual sections, the header's fields as varints, the folding, constants, steps and"
+echo "predictors coded from states trained on Bandai dataset 1 (codecs/shellpack/shellpack_side.h; each row's"
+echo "smallest stream within the target, so a clip's setting may differ between the two rows)."
+echo
+echo "| row / the row it carries | target | geometric mean | smallest | largest | smaller, same, larger | clips |"
+echo "|---|---|---:|---|---|---|---:|"
+for pair_rows in "shellpack-comp-fast-side shellpack-comp-fast" "shellpack-comp-trained-side shellpack-comp-trained"; do
+  read -r side inner <<<"$pair_rows"
+  for t in 0.1 1; do
+    read -r m lo lc hi hc sm eq gt n <<<"$(within "$side" "$inner" "$t")"
+    echo "| $side / $inner | $t mm | $m | $lo ($lc) | $hi ($hc) | $sm, $eq, $gt | $n |"
+  done
 done
 echo
 echo "## What the step exchange, the second plans and the passes pay on Bandai"

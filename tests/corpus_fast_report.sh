@@ -2,7 +2,8 @@
 # scripts/corpus_fast_report.sh on small hand-made inputs whose figures are worked out here by hand (no
 # Bandai data needed: the held-out list is given): four clips, one held out, whose names hold a regular
 # expression's characters, one that ACL cannot bring to 0.1 mm; the goals' geometric means, worst clips and
-# verdicts (judged unrounded, a clip the row cannot reach failing its goal), the held-out split, the row's
+# verdicts (judged unrounded, a clip the row cannot reach failing its goal), the held-out split, what
+# shellpack-side's container pays over the row it carries (this run's ratios over each other), the row's
 # bytes over shellpack-comp-trained's (the ratio of ratios, ties and extremes in file order), the check that
 # the two runs agree on shellpack, and inputs it refuses with exit 1, printing nothing.
 # Prints "corpus-fast-report-test: N passed, M failed".
@@ -40,6 +41,16 @@ acl() {
   lines "$q2" shellpack-comp-trellis-p2 "$H" 0.2 1 "$T" 0.2 1 "$U" 0.2 1 "$M" - 0
   lines "$q1" shellpack "$H" 0.6 1 "$T" 0.6 1 "$U" 0.6 1 "$M" - 1
   lines "$q2" shellpack "$H" 0.6 1 "$T" 0.6 1 "$U" 0.6 1 "$M" 0.6 1
+  # in the container: 0.36, 0.425, 0.5 = 0.0765^(1/3) = 0.425x, met; over shellpack-comp-fast's 0.9, 0.85, 0.8:
+  # 0.612^(1/3) = 0.8490, smallest U, largest H
+  lines "$q1" shellpack-comp-fast-side "$H" 0.36 1 "$T" 0.425 1 "$U" 0.5 1 "$M" - 1
+  # 0.27, 0.27, 0.27, 0.3: (0.27^3 0.3)^(1/4) = 0.277x; over 0.9, 0.9, 0.9, 1: 0.729^(1/4) = 0.9240, M the same
+  lines "$q2" shellpack-comp-fast-side "$H" 0.27 1 "$T" 0.27 1 "$U" 0.27 1 "$M" 0.3 1
+  # this run's shellpack-comp-trained (0.431x at 0.1 mm), and in the container 0.9, 1, 0.9 of it: 0.81^(1/3) = 0.9322
+  lines "$q1" shellpack-comp-trained "$H" 0.4 1 "$T" 0.4 1 "$U" 0.5 1 "$M" - 1
+  lines "$q2" shellpack-comp-trained "$H" 0.25 1 "$T" 0.25 1 "$U" 0.25 1 "$M" 0.25 1
+  lines "$q1" shellpack-comp-trained-side "$H" 0.36 1 "$T" 0.4 1 "$U" 0.45 1 "$M" - 1
+  lines "$q2" shellpack-comp-trained-side "$H" 0.25 1 "$T" 0.25 1 "$U" 0.25 1 "$M" 0.25 1
 } > "$tmp/fast.tsv"
 comp() { # shellpack's ratio on U at 1 mm (the other run's)
   header; acl
@@ -68,6 +79,18 @@ check "held-out split, the regex-like name not taken for the held-out one" \
   has "| shellpack-comp-fast | make corpus-fast | 0.500x (3) | 0.400x (1) | 0.559x (2) | 0.300x (4) | 0.300x (1) | 0.300x (3) |"
 check "comp-trained's figures from the other run" \
   has "| shellpack-comp-trained | make corpus-comp | 0.431x (3) | 0.400x (1) | 0.447x (2) | 0.250x (4) | 0.250x (1) | 0.250x (3) |"
+check "the container's row against the goal" has "| Bandai at 0.1 mm: <= 0.45x ACL's bytes | shellpack-comp-fast-side | 0.425x (3 clips) | yes |"
+check "the container's row at 1 mm" has "| Bandai at 1 mm: <= 0.33x ACL's bytes | shellpack-comp-fast-side | 0.277x (4 clips) | yes |"
+check "this run's comp-trained in the split" \
+  has "| shellpack-comp-trained | make corpus-fast | 0.431x (3) | 0.400x (1) | 0.447x (2) | 0.250x (4) | 0.250x (1) | 0.250x (3) |"
+check "the container over the row it carries, 0.1 mm" \
+  has "| shellpack-comp-fast-side / shellpack-comp-fast | 0.1 mm | 0.8490 | 0.8000 ($U) | 0.9000 ($H) | 3, 0, 0 | 3 |"
+check "the container over the row it carries, 1 mm" \
+  has "| shellpack-comp-fast-side / shellpack-comp-fast | 1 mm | 0.9240 | 0.9000 ($H) | 1.0000 ($M) | 3, 1, 0 | 4 |"
+check "comp-trained in the container" \
+  has "| shellpack-comp-trained-side / shellpack-comp-trained | 0.1 mm | 0.9322 | 0.9000 ($H) | 1.0000 ($T) | 2, 1, 0 | 3 |"
+check "the same bytes count as the same" \
+  has "| shellpack-comp-trained-side / shellpack-comp-trained | 1 mm | 1.0000 | 1.0000 ($H) | 1.0000 ($H) | 0, 4, 0 | 4 |"
 check "fast over comp-trained at 0.1 mm" has "| 0.1 mm | 1.160 | 1.000 ($H) | 1.250 ($T) | 0, 1, 2 | 3 |"
 check "fast over comp-trained at 1 mm" has "| 1 mm | 1.200 | 1.200 ($H) | 1.200 ($H) | 0, 0, 4 | 4 |"
 check "the runs agree on shellpack" has "the same in both on 8 clip-targets (7"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# shellpack-trained's built-in states and their training program agree: `animbench train-priors
-# --check` trains again on Bandai dataset 1 (all but the held-out fifth) and compares what it would
-# write with codecs/shellpack/shellpack_priors.c byte for byte.  Then the file is edited by one
-# digit in a copy and the check must fail on it.  Prints "priors: N passed, M failed"; about a
+# shellpack-trained's and shellpack-side's built-in states and their training program agree:
+# `animbench train-priors [--side] --check` trains again on Bandai dataset 1 (all but the held-out
+# fifth) and compares what it would write with codecs/shellpack/shellpack_priors.c
+# (shellpack_side_priors.c) byte for byte.  Then each file is edited by one digit in a copy and the
+# check must fail on it.  Prints "priors: N passed, M failed"; about a
 # minute on two cores.  Without the training data it says so and fails.
 set -u
 cd "$(dirname "$0")/.."
@@ -22,23 +23,29 @@ if [ ! -d "$data/bandai_namco_1" ]; then
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if "$bin" train-priors --check codecs/shellpack/shellpack_priors.c > "$tmp/out" 2>&1; then
-  passed=$((passed + 1))
-else
-  failed=$((failed + 1)); echo "priors: FAILED: the file and the program disagree:"; cat "$tmp/out"
-fi
-grep -q "is what the program writes" "$tmp/out" || { failed=$((failed + 1)); echo "priors: FAILED: no verdict in:"; cat "$tmp/out"; }
-# one state changed by one unit, as a hand edit would: the check must notice
-sed '0,/{\([0-9]*\)\([0-9]\), /s//{\1X\2, /' codecs/shellpack/shellpack_priors.c |
-  awk '{ if (!done && match($0, /X[0-9]/)) { d = substr($0, RSTART + 1, 1); $0 = substr($0, 1, RSTART - 1) ((d + 1) % 10) substr($0, RSTART + 2); done = 1 } print }' \
-  > "$tmp/edited.c"
-if cmp -s "$tmp/edited.c" codecs/shellpack/shellpack_priors.c; then
-  failed=$((failed + 1)); echo "priors: FAILED: the edited copy is the same file"
-elif "$bin" train-priors --check "$tmp/edited.c" > "$tmp/out2" 2>&1; then
-  failed=$((failed + 1)); echo "priors: FAILED: the check accepts a file with one state changed"
-elif grep -q "is not what the program writes" "$tmp/out2"; then
-  passed=$((passed + 1))
-else
-  failed=$((failed + 1)); echo "priors: FAILED: refused for another reason:"; cat "$tmp/out2"
-fi
+# Each built-in table: shellpack-trained's residual states, and shellpack-side's side-information states (--side).
+check_table() {
+  local file=$1; shift
+  if "$bin" train-priors "$@" --check "$file" > "$tmp/out" 2>&1; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "priors: FAILED: $file and the program disagree:"; cat "$tmp/out"
+  fi
+  grep -q "is what the program writes" "$tmp/out" || { failed=$((failed + 1)); echo "priors: FAILED: no verdict in:"; cat "$tmp/out"; }
+  # one state changed by one unit, as a hand edit would: the check must notice
+  sed '0,/{\([0-9]*\)\([0-9]\), /s//{\1X\2, /' "$file" |
+    awk '{ if (!done && match($0, /X[0-9]/)) { d = substr($0, RSTART + 1, 1); $0 = substr($0, 1, RSTART - 1) ((d + 1) % 10) substr($0, RSTART + 2); done = 1 } print }' \
+    > "$tmp/edited.c"
+  if cmp -s "$tmp/edited.c" "$file"; then
+    failed=$((failed + 1)); echo "priors: FAILED: the edited copy of $file is the same file"
+  elif "$bin" train-priors "$@" --check "$tmp/edited.c" > "$tmp/out2" 2>&1; then
+    failed=$((failed + 1)); echo "priors: FAILED: the check accepts a copy of $file with one state changed"
+  elif grep -q "is not what the program writes" "$tmp/out2"; then
+    passed=$((passed + 1))
+  else
+    failed=$((failed + 1)); echo "priors: FAILED: refused for another reason:"; cat "$tmp/out2"
+  fi
+}
+check_table codecs/shellpack/shellpack_priors.c
+check_table codecs/shellpack/shellpack_side_priors.c --side
 finish

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "codecs/shellpack/shellpack.h"
+#include "codecs/shellpack/shellpack_side.h"
 #include "core/channels.h"
 #include "core/fk.h"
 #include "generators/clip_library.h"
@@ -225,8 +226,19 @@ static void test_hostile_streams(void **state)
                                        "shellpack-ra-trellis", "shellpack-ra-exchange", "shellpack-match", "shellpack-trained",
                                        "shellpack-comp", "shellpack-comp-trellis", "shellpack-comp-trained", "shellpack-ra-comp",
                                        "shellpack-comp-exchange", "shellpack-ra-comp-exchange", "shellpack-comp-keys",
-                                       "shellpack-comp-trellis-p2", "shellpack-comp-fast"};
+                                       "shellpack-comp-trellis-p2", "shellpack-comp-fast", "shellpack-comp-fast-side",
+                                       "test-shellpack-side"};
     static const uint8_t MASKS[] = {0x01, 0x80, 0xFF};
+    /* shellpack-side's container around shellpack's own stream, whose key masks are a section of their own */
+    static const shellpack_side_config SIDE_OF_SHELLPACK_CONFIG = {"shellpack"};
+    static codec side_of_shellpack;
+    if (!codec_find("test-shellpack-side")) {
+        const codec *plain = codec_find("shellpack");
+        side_of_shellpack = (codec){"test-shellpack-side", "shellpack's stream in shellpack-side's container",
+                                    CODEC_DECODES_AHEAD, &SIDE_OF_SHELLPACK_CONFIG, &SHELLPACK_SIDE_OPS, 1, "test",
+                                    plain->params, plain->param_count};
+        assert_int_equal(codec_register(&side_of_shellpack), 0);
+    }
     measured_clip *m = load("jump", 0.5);
     const anim_rig *rig = m->source->clip->rig;
     for (size_t r = 0; r < sizeof ROWS / sizeof *ROWS; r++) {

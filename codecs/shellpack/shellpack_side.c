@@ -1,0 +1,611 @@
+/* shellpack-side: another row's stream with its side information coded from trained states and its
+ * header made smaller; the container and its models are described in shellpack_side.h. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codecs/shellpack/shellpack_side.h"
+
+#define SC_VERSION 1
+enum { INNER_SP, INNER_SM };
+/* The inner streams' layout (shellpack_format.c, shellpack_match.c): magic, version 1, flags, then
+ * u32 frames, f64 fps, f32 target, f32 shell distance, u32 rig checksum, then section sizes. */
+#define INNER_VERSION 1
+#define INNER_FIXED 28
+#define INNER_SECTIONS_MAX 7
+/* A range-coded stream (range_coder.c) starts with its initial cache byte, always 0, and ends with
+ * the 4 bytes of its final low: any value from low to low + range decodes the same symbols, and the
+ * range is at least 2^24 there, so low's last 3 bytes may as well be 0xFF.  The container leaves the
+ * first byte and the last 3 out and the decoder puts 0 and 0xFF back. */
+#define CODED_TAIL 3
+#define CODED_MIN (1 + 4) /* what rc_encoder_finish writes at least */
+enum { SEC_FOLDING, SEC_CONSTANTS, SEC_STEPS, SEC_REST }; /* the first three, in both kinds */
+
+static int inner_sections(int kind)
+{
+    return kind == INNER_SP ? 7 : 6; /* SP: key masks and three residual sections; SM: the residuals */
+}
+
+/* ---- the side information: one coder for both directions, so that they cannot disagree ---- */
+
+typedef struct side_io {
+    rc_encoder *e; /* writing, or reading from d */
+    rc_decoder *d;
+    rc_prob prob[SP_SIDE_SLOTS];
+    sp_side_trace trace;
+    void *self;
+} side_io;
+
+static int side_bit(side_io *io, int slot, int bit)
+{
+    if (!io->e)
+        return rc_decode_bit(io->d, &io->prob[slot]);
+    if (io->trace)
+        io->trace(io->self, slot, bit);
+    rc_encode_bit(io->e, &io->prob[slot], bit);
+    return bit;
+}
+
+static uint32_t side_raw(side_io *io, uint32_t value, int bits)
+{
+    if (!io->e)
+        return rc_decode_raw(io->d, bits);
+    rc_encode_raw(io->e, value, bits);
+    return value;
+}
+
+static int bit_length(uint32_t v)
+{
+    int n = 0;
+    while (v >> n)
+        n++;
+    return n;
+}
+
+/* v below 2^SP_SIDE_NUMBER_BITS: its bit length in unary, the bit below its leading one in a context
+ * of that length, the rest raw.  Reading, v is ignored and the number read is returned. */
+static uint32_t side_number(side_io *io, int set, uint32_t v)
+{
+    const int slots = SP_SIDE_SLOT_NUMBERS + set * SP_SIDE_NUMBER_SLOTS;
+    const int length_in = io->e ? bit_length(v) : 0;
+    int length = 0;
+    while (length < SP_SIDE_NUMBER_BITS && side_bit(io, slots + length, length < length_in))
+        length++;
+    if (length < 2)
+        return (uint32_t)length; /* 0 or 1 */
+    const int below = side_bit(io, slots + SP_SIDE_NUMBER_BITS + length - 2, (int)(v >> (length - 2)) & 1);
+    const uint32_t rest = side_raw(io, v & ((1u << (length - 2)) - 1), length - 2);
+    return (1u << (length - 1)) | ((uint32_t)below << (length - 2)) | rest;
+}
+
+static uint32_t zigzag(int v)
+{
+    return v >= 0 ? 2u * (uint32_t)v : 2u * (uint32_t)(-v) - 1;
+}
+
+static int unzigzag(uint32_t z)
+{
+    return z & 1 ? -(int)((z + 1) / 2) : (int)(z / 2);
+}
+
+/* Codes (or reads into p) every sub-track's mode, constants, steps and predictors.  Reading checks
+ * each step index; 0, or -1 with a message. */
+static int side_code(side_io *io, sp_plan *p, const int *parents, int *bases, char *err, size_t err_size)
+{
+    const bool reading = !io->e;
+    for (int b = 0; b < p->bones; b++) {
+        const int parent = parents[b] >= 0 && parents[b] < b ? parents[b] : -1;
+        for (int type = 0; type < SP_TYPES; type++) {
+            sp_track *t = sp_track_at(p, b, type);
+            const int context = type * 4 + (parent >= 0 ? sp_track_at(p, parent, type)->mode : 3);
+            const int animated = side_bit(io, SP_SIDE_SLOT_MODES + context, t->mode == SP_ANIM);
+            const int constant =
+                animated ? 0 : side_bit(io, SP_SIDE_SLOT_MODES + SP_TYPES * 4 + context, t->mode == SP_CONST);
+            if (reading)
+                t->mode = animated ? SP_ANIM : constant ? SP_CONST : SP_REST;
+        }
+    }
+    for (int b = 0; b < p->bones; b++)
+        for (int type = 0; type < SP_TYPES; type++) {
+            sp_track *t = sp_track_at(p, b, type);
+            for (int c = 0; t->mode == SP_CONST && c < sp_comps(p, type); c++) {
+                uint32_t bits;
+                memcpy(&bits, &t->constant[c], sizeof bits);
+                bits = side_raw(io, bits, 32);
+                if (reading) {
+                    memcpy(&t->constant[c], &bits, sizeof bits);
+                    if (!isfinite(t->constant[c]))
+                        return snprintf(err, err_size, "shellpack-side stream: joint %d's constant is not finite", b), -1;
+                }
+            }
+        }
+    int previous[SP_TYPES] = {0, 0, 0};
+    for (int b = 0; b < p->bones; b++) {
+        const int parent = parents[b] >= 0 && parents[b] < b ? parents[b] : -1;
+        for (int type = 0; type < SP_TYPES; type++) {
+            sp_track *t = sp_track_at(p, b, type);
+            if (t->mode != SP_ANIM)
+                continue;
+            const bool from_parent = parent >= 0 && sp_track_at(p, parent, type)->mode == SP_ANIM;
+            const int predicted = from_parent ? bases[parent * SP_TYPES + type] : previous[type];
+            int base = t->step_index[0];
+            for (int c = 1; c < sp_comps(p, type); c++)
+                base = t->step_index[c] < base ? t->step_index[c] : base;
+            base = predicted +
+                   unzigzag(side_number(io, SP_SIDE_SET_BASE + 2 * type + from_parent, zigzag(base - predicted)));
+            if (base < 0 || base > SP_STEP_INDEX_MAX)
+                return snprintf(err, err_size, "shellpack-side stream: joint %d: step index %d is not 0 to %d", b, base,
+                                SP_STEP_INDEX_MAX),
+                       -1;
+            bases[b * SP_TYPES + type] = previous[type] = base;
+            int before = SP_PREDICTORS; /* the previous component's predictor; none yet */
+            for (int c = 0; c < sp_comps(p, type); c++) {
+                const uint32_t above = side_number(io, SP_SIDE_SET_SPREAD + type * SP_MAX_COMPS + c,
+                                                   (uint32_t)(t->step_index[c] - base));
+                if (base + above > SP_STEP_INDEX_MAX)
+                    return snprintf(err, err_size, "shellpack-side stream: joint %d: step index %d is not %d to %d", b,
+                                    (int)(base + above), base, SP_STEP_INDEX_MAX),
+                           -1;
+                const int slots = SP_SIDE_SLOT_PREDICTORS + ((type * SP_MAX_COMPS + c) * (SP_PREDICTORS + 1) + before) * 3;
+                const int high = side_bit(io, slots, t->predictor[c] >> 1);
+                const int low = side_bit(io, slots + 1 + high, t->predictor[c] & 1);
+                if (reading) {
+                    t->step_index[c] = (uint16_t)(base + above);
+                    t->predictor[c] = (uint8_t)(2 * high + low);
+                }
+                before = 2 * high + low;
+            }
+        }
+    }
+    return 0;
+}
+
+int sp_side_write(const sp_plan *p, const int *parents, const rc_prob init[SP_SIDE_SLOTS], byte_buffer *out,
+                  sp_side_trace trace, void *self)
+{
+    int *bases = malloc((size_t)p->bones * SP_TYPES * sizeof *bases);
+    if (!bases)
+        return -1;
+    rc_encoder e;
+    rc_encoder_init(&e, out);
+    side_io io = {.e = &e, .trace = trace, .self = self};
+    memcpy(io.prob, init, sizeof io.prob);
+    char unused[8];
+    side_code(&io, (sp_plan *)p, parents, bases, unused, sizeof unused); /* writing reads p, never changes it */
+    rc_encoder_finish(&e);
+    free(bases);
+    return out->failed ? -1 : 0;
+}
+
+/* A plan of `bones` joints with tracks only: what the side information fills. */
+static int side_plan_init(sp_plan *p, int bones)
+{
+    memset(p, 0, sizeof *p);
+    p->bones = bones;
+    p->rot_comps = 3;
+    p->tracks = calloc((size_t)bones * SP_TYPES, sizeof *p->tracks);
+    return p->tracks ? 0 : -1;
+}
+
+int sp_side_read(sp_plan *p, const int *parents, const uint8_t *data, size_t size, char *err, size_t err_size)
+{
+    uint8_t *whole = malloc(size + 1 + CODED_TAIL);
+    int *bases = malloc((size_t)p->bones * SP_TYPES * sizeof *bases);
+    int rc = -1;
+    if (!whole || !bases)
+        snprintf(err, err_size, "out of memory");
+    else {
+        whole[0] = 0;
+        if (size)
+            memcpy(whole + 1, data, size);
+        memset(whole + 1 + size, 0xFF, CODED_TAIL);
+        rc_decoder d;
+        rc_decoder_init(&d, whole, size + 1 + CODED_TAIL);
+        side_io io = {.d = &d};
+        memcpy(io.prob, SP_SIDE_PRIORS, sizeof io.prob);
+        rc = side_code(&io, p, parents, bases, err, err_size);
+        if (rc == 0 && d.overrun)
+            rc = (snprintf(err, err_size, "shellpack-side stream: its side information (%zu bytes) ends before its "
+                                          "last sub-track", size), -1);
+    }
+    free(whole);
+    free(bases);
+    return rc;
+}
+
+/* ---- the container ---- */
+
+typedef struct span {
+    const uint8_t *data;
+    size_t size;
+} span;
+
+/* An inner stream's kind, flags and sections; 0, or -1 with a message. */
+static int inner_parse(const uint8_t *bytes, size_t size, int *kind, span sec[INNER_SECTIONS_MAX], char *err,
+                       size_t err_size)
+{
+    if (size < INNER_FIXED || bytes[0] != 'S' || (bytes[1] != 'P' && bytes[1] != 'M') || bytes[2] != INNER_VERSION)
+        return snprintf(err, err_size, "shellpack-side: the inner row's stream is not a shellpack or match stream of "
+                                       "version %d", INNER_VERSION),
+               -1;
+    *kind = bytes[1] == 'P' ? INNER_SP : INNER_SM;
+    if (*kind == INNER_SP ? bytes[3] != 0 : bytes[3] > 0x7F)
+        return snprintf(err, err_size, "shellpack-side: the inner row's stream has flags 0x%02x", bytes[3]), -1;
+    size_t pos = INNER_FIXED, total = 0;
+    const int n = inner_sections(*kind);
+    for (int i = 0; i < n; i++) {
+        uint64_t v;
+        if (!sp_get_varint(bytes, size, &pos, &v) || v > size || (total += v) > size)
+            return snprintf(err, err_size, "shellpack-side: the inner stream's section sizes are cut or too large"), -1;
+        sec[i].size = (size_t)v;
+    }
+    if (total != size - pos)
+        return snprintf(err, err_size, "shellpack-side: the inner stream's sections do not fill it"), -1;
+    for (int i = 0; i < n; i++) {
+        sec[i].data = bytes + pos;
+        pos += sec[i].size;
+    }
+    return 0;
+}
+
+/* Which of the sections after the steps are range-coded streams, whole (SP's key masks) or after a
+ * varint length (every residual section: the length, the coded stream, raw bits). */
+static bool section_whole_coded(int kind, int i)
+{
+    return kind == INNER_SP && i == 3;
+}
+
+/* A section as the container holds it: each coded stream without its first byte and its last
+ * CODED_TAIL (the key masks are one; a residual section is a varint length, a coded stream and raw
+ * bits).  Writing (strip) and reading (restore); 0, or -1 when the section is not what its kind says. */
+static int section_strip(int kind, int i, span s, byte_buffer *out)
+{
+    if (s.size == 0)
+        return 0;
+    size_t pos = 0;
+    uint64_t length = s.size;
+    if (!section_whole_coded(kind, i) && (!sp_get_varint(s.data, s.size, &pos, &length) || length > s.size - pos))
+        return -1;
+    if (length < CODED_MIN || s.data[pos] != 0)
+        return -1;
+    if (!section_whole_coded(kind, i))
+        sp_put_varint(out, length - 1 - CODED_TAIL);
+    bytes_append(out, s.data + pos + 1, (size_t)length - 1 - CODED_TAIL);
+    return bytes_append(out, s.data + pos + length, s.size - pos - (size_t)length) ? 0 : -1;
+}
+
+static int section_restore(int kind, int i, span s, byte_buffer *out)
+{
+    if (s.size == 0)
+        return 0;
+    size_t pos = 0;
+    uint64_t length = s.size;
+    if (!section_whole_coded(kind, i) && (!sp_get_varint(s.data, s.size, &pos, &length) || length > s.size - pos))
+        return -1;
+    if (!section_whole_coded(kind, i))
+        sp_put_varint(out, length + 1 + CODED_TAIL);
+    bytes_u8(out, 0);
+    bytes_append(out, s.data + pos, (size_t)length);
+    for (int k = 0; k < CODED_TAIL; k++)
+        bytes_u8(out, 0xFF);
+    return bytes_append(out, s.data + pos + length, s.size - pos - (size_t)length) ? 0 : -1;
+}
+
+/* The inner stream an "SC" stream carries, written back into out; 0, or -1 with a message. */
+static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte_buffer *out, char *err,
+                    size_t err_size)
+{
+    if (size < 4 || bytes[0] != 'S' || bytes[1] != 'C')
+        return snprintf(err, err_size, "shellpack-side stream: no SC header"), -1;
+    if (bytes[2] != SC_VERSION)
+        return snprintf(err, err_size, "shellpack-side stream: version %u, this decoder reads %d", bytes[2], SC_VERSION),
+               -1;
+    const int kind = bytes[3] & 1;
+    const uint8_t flags = (uint8_t)(bytes[3] >> 1);
+    if (kind == INNER_SP && flags != 0)
+        return snprintf(err, err_size, "shellpack-side stream: a shellpack stream with flags 0x%02x inside", flags), -1;
+    size_t pos = 4;
+    uint64_t frames, fps_code, side_size;
+    double fps;
+    if (!sp_get_varint(bytes, size, &pos, &frames) || frames > UINT32_MAX || !sp_get_varint(bytes, size, &pos, &fps_code))
+        return snprintf(err, err_size, "shellpack-side stream: its frame count or rate is cut or too large"), -1;
+    if (fps_code == 0) {
+        if (size - pos < 8)
+            return snprintf(err, err_size, "shellpack-side stream: its rate is cut"), -1;
+        memcpy(&fps, bytes + pos, 8); /* little-endian hosts, as bytes_f64 */
+        pos += 8;
+    } else
+        fps = (double)fps_code;
+    if (size - pos < 12)
+        return snprintf(err, err_size, "shellpack-side stream: its header is cut before the rig checksum"), -1;
+    const uint8_t *fields = bytes + pos; /* target, shell distance, rig checksum */
+    pos += 12;
+    const int n = inner_sections(kind);
+    span sec[INNER_SECTIONS_MAX] = {{0}};
+    if (!sp_get_varint(bytes, size, &pos, &side_size))
+        return snprintf(err, err_size, "shellpack-side stream: the size of its side information is cut"), -1;
+    uint64_t total = side_size;
+    for (int i = SEC_REST; i < n - 1; i++) {
+        uint64_t v;
+        if (!sp_get_varint(bytes, size, &pos, &v))
+            return snprintf(err, err_size, "shellpack-side stream: the size of section %d is cut", i), -1;
+        sec[i].size = (size_t)(v < size ? v : size);
+        total += v < size ? v : size;
+    }
+    if (side_size > size || total > size - pos)
+        return snprintf(err, err_size, "shellpack-side stream: its section sizes add up past its %zu bytes", size), -1;
+    sec[n - 1].size = (size_t)(size - pos - total);
+    const uint8_t *side = bytes + pos;
+    pos += (size_t)side_size;
+    for (int i = SEC_REST; i < n; i++) {
+        sec[i].data = bytes + pos;
+        pos += sec[i].size;
+    }
+    sp_plan p;
+    if (side_plan_init(&p, rig->bone_count) != 0)
+        return snprintf(err, err_size, "out of memory"), -1;
+    byte_buffer part[INNER_SECTIONS_MAX];
+    for (int i = 0; i < INNER_SECTIONS_MAX; i++)
+        bytes_init(&part[i]);
+    int rc = sp_side_read(&p, rig->parents, side, (size_t)side_size, err, err_size);
+    if (rc == 0) {
+        sp_write_folding(&p, &part[SEC_FOLDING], &part[SEC_CONSTANTS]);
+        sp_write_steps(&p, &part[SEC_STEPS]);
+        for (int i = SEC_REST; i < n && rc == 0; i++)
+            if (section_restore(kind, i, sec[i], &part[i]) != 0)
+                rc = (snprintf(err, err_size, "shellpack-side stream: section %d's coded length is cut or too large", i), -1);
+    }
+    if (rc == 0) {
+        out->size = 0;
+        bytes_append(out, kind == INNER_SP ? "SP" : "SM", 2);
+        bytes_u8(out, INNER_VERSION);
+        bytes_u8(out, flags);
+        bytes_u32(out, (uint32_t)frames);
+        bytes_f64(out, fps);
+        bytes_append(out, fields, 12);
+        for (int i = 0; i < n; i++)
+            sp_put_varint(out, part[i].size);
+        for (int i = 0; i < n; i++)
+            bytes_append(out, part[i].data, part[i].size);
+        for (int i = 0; i < n; i++)
+            if (part[i].failed)
+                out->failed = true;
+        if (out->failed)
+            rc = (snprintf(err, err_size, "out of memory"), -1);
+    }
+    for (int i = 0; i < INNER_SECTIONS_MAX; i++)
+        bytes_free(&part[i]);
+    sp_plan_free(&p);
+    return rc;
+}
+
+/* The side information's stream for p without its first byte and its last CODED_TAIL; 0, or -1 with
+ * a message. */
+static int side_stream(const sp_plan *p, const anim_rig *rig, byte_buffer *out, char *err, size_t err_size)
+{
+    byte_buffer full;
+    bytes_init(&full);
+    int rc = sp_side_write(p, rig->parents, SP_SIDE_PRIORS, &full, NULL, NULL);
+    if (rc == 0 && (full.size < CODED_MIN || full.data[0] != 0))
+        rc = (snprintf(err, err_size, "shellpack-side: its coder's stream does not start with 0"), -1);
+    else if (rc == 0 && !bytes_append(out, full.data + 1, full.size - 1 - CODED_TAIL))
+        rc = -1;
+    else if (rc != 0)
+        snprintf(err, err_size, "out of memory");
+    bytes_free(&full);
+    return rc;
+}
+
+/* The side information of an inner stream's sections into a plan of tracks only; 0, or -1 with a
+ * message (the plan is freed). */
+static int side_plan_of(const span sec[INNER_SECTIONS_MAX], const anim_rig *rig, sp_plan *p, char *err, size_t err_size)
+{
+    if (side_plan_init(p, rig->bone_count) != 0)
+        return snprintf(err, err_size, "out of memory"), -1;
+    if (sp_read_folding(p, sec[SEC_FOLDING].data, sec[SEC_FOLDING].size, sec[SEC_CONSTANTS].data,
+                        sec[SEC_CONSTANTS].size, err, err_size) != 0 ||
+        sp_read_steps(p, sec[SEC_STEPS].data, sec[SEC_STEPS].size, err, err_size) != 0) {
+        sp_plan_free(p);
+        return -1;
+    }
+    return 0;
+}
+
+int sp_side_plan_read(const uint8_t *bytes, size_t size, const anim_rig *rig, sp_plan *p, char *err, size_t err_size)
+{
+    int kind;
+    span sec[INNER_SECTIONS_MAX];
+    if (inner_parse(bytes, size, &kind, sec, err, err_size) != 0)
+        return -1;
+    return side_plan_of(sec, rig, p, err, err_size);
+}
+
+/* The "SC" stream of an inner stream; parts get the breakdown.  0, or -1 with a message. */
+static int container_write(const uint8_t *bytes, size_t size, const anim_rig *rig, byte_buffer *out, codec_part *parts,
+                           int *part_count, char *err, size_t err_size)
+{
+    int kind;
+    span sec[INNER_SECTIONS_MAX];
+    if (inner_parse(bytes, size, &kind, sec, err, err_size) != 0)
+        return -1;
+    const int n = inner_sections(kind);
+    sp_plan p;
+    byte_buffer side, part[INNER_SECTIONS_MAX];
+    bytes_init(&side);
+    for (int i = 0; i < INNER_SECTIONS_MAX; i++)
+        bytes_init(&part[i]);
+    int rc = side_plan_of(sec, rig, &p, err, err_size);
+    if (rc != 0)
+        memset(&p, 0, sizeof p); /* freed already: freeing it again below does nothing */
+    if (rc == 0)
+        rc = side_stream(&p, rig, &side, err, err_size);
+    for (int i = SEC_REST; i < n && rc == 0; i++)
+        if (section_strip(kind, i, sec[i], &part[i]) != 0)
+            rc = (snprintf(err, err_size, "shellpack-side: the inner stream's section %d does not start a coded stream "
+                                         "with 0", i), -1);
+    if (rc == 0) {
+        out->size = 0;
+        bytes_append(out, "SC", 2);
+        bytes_u8(out, SC_VERSION);
+        bytes_u8(out, (uint8_t)(kind | bytes[3] << 1));
+        sp_put_varint(out, load_u32(bytes + 4));
+        double fps;
+        memcpy(&fps, bytes + 8, 8);
+        const uint64_t whole = fps >= 1 && fps <= 1e9 ? (uint64_t)fps : 0;
+        if (whole && memcmp(&(double){(double)whole}, &fps, 8) == 0)
+            sp_put_varint(out, whole);
+        else {
+            sp_put_varint(out, 0);
+            bytes_append(out, bytes + 8, 8);
+        }
+        bytes_append(out, bytes + 16, 12); /* target, shell distance, rig checksum */
+        sp_put_varint(out, side.size);
+        for (int i = SEC_REST; i < n - 1; i++)
+            sp_put_varint(out, part[i].size);
+        parts[0] = (codec_part){"header", (long)out->size};
+        parts[1] = (codec_part){"side information", (long)side.size};
+        *part_count = 2;
+        bytes_append(out, side.data, side.size);
+        static const char *const SP_NAMES[] = {"key masks", "rotation residuals", "translation residuals", "scale residuals"};
+        for (int i = SEC_REST; i < n; i++) {
+            bytes_append(out, part[i].data, part[i].size);
+            if (part[i].size)
+                parts[(*part_count)++] = (codec_part){SP_NAMES[i - SEC_REST + (kind == INNER_SM)], (long)part[i].size};
+            if (part[i].failed)
+                out->failed = true;
+        }
+        if (out->failed || side.failed)
+            rc = (snprintf(err, err_size, "out of memory"), -1);
+    }
+    bytes_free(&side);
+    for (int i = 0; i < INNER_SECTIONS_MAX; i++)
+        bytes_free(&part[i]);
+    sp_plan_free(&p);
+    return rc;
+}
+
+/* ---- the row ---- */
+
+/* The row it carries, which takes this row's parameters as they are (the same declarations). */
+static const codec *inner_row(const codec *c, char *err, size_t err_size)
+{
+    const shellpack_side_config *cfg = c->config;
+    const codec *inner = codec_find(cfg->inner);
+    if (!inner)
+        snprintf(err, err_size, "%s: no row %s", c->name, cfg->inner);
+    else if (inner->params != c->params || inner->param_count != c->param_count) {
+        snprintf(err, err_size, "%s: its parameters are not those of %s, the row it carries", c->name, cfg->inner);
+        inner = NULL;
+    }
+    return inner;
+}
+
+static bool same_clip(const anim_clip *a, const anim_clip *b)
+{
+    if (!a || !b || a->frame_count != b->frame_count || memcmp(&a->fps, &b->fps, sizeof a->fps) != 0)
+        return false;
+    const size_t n = (size_t)a->rig->bone_count * (size_t)a->frame_count;
+    return memcmp(a->pos, b->pos, 3 * n * sizeof *a->pos) == 0 && memcmp(a->rot, b->rot, 4 * n * sizeof *a->rot) == 0 &&
+           memcmp(a->scl, b->scl, 3 * n * sizeof *a->scl) == 0;
+}
+
+/* The inner row's stream, then this row's of it, checked by decoding: the stream written back must
+ * decode, by the inner row's decoder, to the inner stream's clip bit for bit. */
+static int encode(const codec *c, const codec_input *in, const codec_params *p, codec_output *out, char *err,
+                  size_t err_size)
+{
+    const codec *inner = inner_row(c, err, err_size);
+    if (!inner || inner->ops->encode(inner, in, p, out, err, err_size) != 0)
+        return -1;
+    byte_buffer sc, back;
+    bytes_init(&sc);
+    bytes_init(&back);
+    codec_part parts[CODEC_PARTS_MAX];
+    int part_count = 0;
+    const anim_rig *rig = in->clip->rig;
+    int rc = container_write(out->bytes.data, out->bytes.size, rig, &sc, parts, &part_count, err, err_size);
+    if (rc == 0)
+        rc = inner_of(sc.data, sc.size, rig, &back, err, err_size);
+    if (rc == 0) {
+        anim_clip *want = inner->ops->decode(inner, out->bytes.data, out->bytes.size, rig, err, err_size);
+        anim_clip *got = want ? inner->ops->decode(inner, back.data, back.size, rig, err, err_size) : NULL;
+        if (!got)
+            rc = -1;
+        else if (!same_clip(want, got))
+            rc = (snprintf(err, err_size, "%s: its stream decodes to another clip than %s's stream", c->name,
+                           inner->name), -1);
+        clip_free(want);
+        clip_free(got);
+    }
+    if (rc == 0) {
+        bytes_free(&out->bytes);
+        out->bytes = sc;
+        bytes_init(&sc);
+        memcpy(out->parts, parts, sizeof parts);
+        out->part_count = part_count;
+    }
+    bytes_free(&sc);
+    bytes_free(&back);
+    return rc;
+}
+
+static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig, char *err,
+                         size_t err_size)
+{
+    const codec *inner = inner_row(c, err, err_size);
+    if (!inner)
+        return NULL;
+    byte_buffer back;
+    bytes_init(&back);
+    anim_clip *clip = NULL;
+    if (inner_of(bytes, size, rig, &back, err, err_size) == 0)
+        clip = inner->ops->decode(inner, back.data, back.size, rig, err, err_size);
+    bytes_free(&back);
+    return clip;
+}
+
+/* The inner row's sampler of the stream written back, and that stream: a sampler may play from its
+ * bytes (the stream is freed with it, and counts in what the sampler holds). */
+struct codec_sampler {
+    const codec *inner;
+    codec_sampler *sampler;
+    byte_buffer stream;
+};
+
+static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
+                                     char *err, size_t err_size)
+{
+    const codec *inner = inner_row(c, err, err_size);
+    codec_sampler *s = inner ? malloc(sizeof *s) : NULL;
+    if (!s) {
+        if (inner)
+            snprintf(err, err_size, "out of memory");
+        return NULL;
+    }
+    s->inner = inner;
+    bytes_init(&s->stream);
+    if (inner_of(bytes, size, rig, &s->stream, err, err_size) != 0 ||
+        !(s->sampler = inner->ops->sampler_create(inner, s->stream.data, s->stream.size, rig, err, err_size))) {
+        bytes_free(&s->stream);
+        free(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void sample(codec_sampler *s, double t, double *pose)
+{
+    s->inner->ops->sample(s->sampler, t, pose);
+}
+
+static void sampler_free(codec_sampler *s)
+{
+    if (s) {
+        s->inner->ops->sampler_free(s->sampler);
+        bytes_free(&s->stream);
+    }
+    free(s);
+}
+
+const codec_ops SHELLPACK_SIDE_OPS = {encode, decode, sampler_create, sample, sampler_free};
