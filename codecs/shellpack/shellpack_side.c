@@ -256,18 +256,25 @@ static bool section_whole_coded(int kind, int i)
     return kind == INNER_SP && i == 3;
 }
 
-/* A section as the container holds it: each coded stream without its first byte and its last
- * CODED_TAIL (the key masks are one; a residual section is a varint length, a coded stream and raw
- * bits).  Writing (strip) and reading (restore); 0, or -1 when the section is not what its kind says. */
+/* Where a section's coded stream is: the whole section (the key masks), or after a varint length (a
+ * residual section: the length, the coded stream, raw bits).  False when the length is cut or too large. */
+static bool coded_part(int kind, int i, span s, size_t *pos, uint64_t *length)
+{
+    *pos = 0;
+    *length = s.size;
+    return section_whole_coded(kind, i) || (sp_get_varint(s.data, s.size, pos, length) && *length <= s.size - *pos);
+}
+
+/* A section as the container holds it: its coded stream without its first byte and its last
+ * CODED_TAIL.  Writing (strip) and reading (restore); 0, or -1 when the section is not what its kind
+ * says. */
 static int section_strip(int kind, int i, span s, byte_buffer *out)
 {
+    size_t pos;
+    uint64_t length;
     if (s.size == 0)
         return 0;
-    size_t pos = 0;
-    uint64_t length = s.size;
-    if (!section_whole_coded(kind, i) && (!sp_get_varint(s.data, s.size, &pos, &length) || length > s.size - pos))
-        return -1;
-    if (length < CODED_MIN || s.data[pos] != 0)
+    if (!coded_part(kind, i, s, &pos, &length) || length < CODED_MIN || s.data[pos] != 0)
         return -1;
     if (!section_whole_coded(kind, i))
         sp_put_varint(out, length - 1 - CODED_TAIL);
@@ -277,11 +284,11 @@ static int section_strip(int kind, int i, span s, byte_buffer *out)
 
 static int section_restore(int kind, int i, span s, byte_buffer *out)
 {
+    size_t pos;
+    uint64_t length;
     if (s.size == 0)
         return 0;
-    size_t pos = 0;
-    uint64_t length = s.size;
-    if (!section_whole_coded(kind, i) && (!sp_get_varint(s.data, s.size, &pos, &length) || length > s.size - pos))
+    if (!coded_part(kind, i, s, &pos, &length))
         return -1;
     if (!section_whole_coded(kind, i))
         sp_put_varint(out, length + 1 + CODED_TAIL);
@@ -290,6 +297,74 @@ static int section_restore(int kind, int i, span s, byte_buffer *out)
     for (int k = 0; k < CODED_TAIL; k++)
         bytes_u8(out, 0xFF);
     return bytes_append(out, s.data + pos + length, s.size - pos - (size_t)length) ? 0 : -1;
+}
+
+/* ---- the header's numbers: a short decimal where one gives the same bits ---- */
+
+/* A rate, a target or a shell distance as a file or a command line gave it: m / 10^e (or, for a
+ * rate read as a frame time, 1 / (m / 10^e)), with m from 1 to 2^32 - 1 and e from 0 to 15, in
+ * double arithmetic, rounded to float32 for a float32 field.  LEB128 ((m * 16 + e) * 2 + reciprocal) + 1,
+ * or 0 and the field's raw bytes where no such decimal gives its bits. */
+static const double POW10[16] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+#define DECIMAL_M_MAX 0xFFFFFFFFu
+
+static void decimal_bits(uint64_t m, int e, int reciprocal, int width, uint8_t out[8])
+{
+    double v = (double)m / POW10[e];
+    if (reciprocal)
+        v = 1.0 / v;
+    if (width == 4) {
+        const float f = (float)v;
+        memcpy(out, &f, 4);
+    } else
+        memcpy(out, &v, 8);
+}
+
+static void put_number(byte_buffer *out, const uint8_t *field, int width, bool may_be_reciprocal)
+{
+    double v;
+    if (width == 4) {
+        float f;
+        memcpy(&f, field, 4);
+        v = f;
+    } else
+        memcpy(&v, field, 8);
+    for (int e = 0; e < 16 && isfinite(v) && v > 0; e++)
+        for (int reciprocal = 0; reciprocal <= (int)may_be_reciprocal; reciprocal++) {
+            const double scaled = (reciprocal ? 1.0 / v : v) * POW10[e];
+            if (!(scaled >= 0.5 && scaled < DECIMAL_M_MAX))
+                continue;
+            const uint64_t m = (uint64_t)(scaled + 0.5);
+            uint8_t bits[8];
+            decimal_bits(m, e, reciprocal, width, bits);
+            if (memcmp(bits, field, (size_t)width) == 0) {
+                sp_put_varint(out, ((m * 16 + (uint64_t)e) * 2 + (uint64_t)reciprocal) + 1);
+                return;
+            }
+        }
+    sp_put_varint(out, 0);
+    bytes_append(out, field, (size_t)width);
+}
+
+/* The field's bytes from a number put_number wrote; false when it is cut or not one it writes. */
+static bool get_number(const uint8_t *bytes, size_t size, size_t *pos, int width, bool may_be_reciprocal, uint8_t out[8])
+{
+    uint64_t code;
+    if (!sp_get_varint(bytes, size, pos, &code))
+        return false;
+    if (code == 0) {
+        if (size - *pos < (size_t)width)
+            return false;
+        memcpy(out, bytes + *pos, (size_t)width);
+        *pos += (size_t)width;
+        return true;
+    }
+    const int reciprocal = (int)((code - 1) & 1), e = (int)(((code - 1) >> 1) & 15);
+    const uint64_t m = (code - 1) >> 5;
+    if (m < 1 || m > DECIMAL_M_MAX || (reciprocal && !may_be_reciprocal))
+        return false;
+    decimal_bits(m, e, reciprocal, width, out);
+    return true;
 }
 
 /* The inner stream an "SC" stream carries, written back into out; 0, or -1 with a message. */
@@ -306,21 +381,19 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
     if (kind == INNER_SP && flags != 0)
         return snprintf(err, err_size, "shellpack-side stream: a shellpack stream with flags 0x%02x inside", flags), -1;
     size_t pos = 4;
-    uint64_t frames, fps_code, side_size;
-    double fps;
-    if (!sp_get_varint(bytes, size, &pos, &frames) || frames > UINT32_MAX || !sp_get_varint(bytes, size, &pos, &fps_code))
-        return snprintf(err, err_size, "shellpack-side stream: its frame count or rate is cut or too large"), -1;
-    if (fps_code == 0) {
-        if (size - pos < 8)
-            return snprintf(err, err_size, "shellpack-side stream: its rate is cut"), -1;
-        memcpy(&fps, bytes + pos, 8); /* little-endian hosts, as bytes_f64 */
-        pos += 8;
-    } else
-        fps = (double)fps_code;
-    if (size - pos < 12)
+    uint64_t frames, side_size;
+    uint8_t fps[8], target[8], shell[8];
+    if (!sp_get_varint(bytes, size, &pos, &frames) || frames > UINT32_MAX)
+        return snprintf(err, err_size, "shellpack-side stream: its frame count is cut or too large"), -1;
+    if (!get_number(bytes, size, &pos, 8, true, fps) || !get_number(bytes, size, &pos, 4, false, target) ||
+        !get_number(bytes, size, &pos, 4, false, shell))
+        return snprintf(err, err_size, "shellpack-side stream: its rate, target or shell distance is cut or not a number "
+                                       "it writes"),
+               -1;
+    if (size - pos < 4)
         return snprintf(err, err_size, "shellpack-side stream: its header is cut before the rig checksum"), -1;
-    const uint8_t *fields = bytes + pos; /* target, shell distance, rig checksum */
-    pos += 12;
+    const uint8_t *checksum = bytes + pos;
+    pos += 4;
     const int n = inner_sections(kind);
     span sec[INNER_SECTIONS_MAX] = {{0}};
     if (!sp_get_varint(bytes, size, &pos, &side_size))
@@ -362,8 +435,10 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
         bytes_u8(out, INNER_VERSION);
         bytes_u8(out, flags);
         bytes_u32(out, (uint32_t)frames);
-        bytes_f64(out, fps);
-        bytes_append(out, fields, 12);
+        bytes_append(out, fps, 8);
+        bytes_append(out, target, 4);
+        bytes_append(out, shell, 4);
+        bytes_append(out, checksum, 4);
         for (int i = 0; i < n; i++)
             sp_put_varint(out, part[i].size);
         for (int i = 0; i < n; i++)
@@ -389,10 +464,8 @@ static int side_stream(const sp_plan *p, const anim_rig *rig, byte_buffer *out, 
     int rc = sp_side_write(p, rig->parents, SP_SIDE_PRIORS, &full, NULL, NULL);
     if (rc == 0 && (full.size < CODED_MIN || full.data[0] != 0))
         rc = (snprintf(err, err_size, "shellpack-side: its coder's stream does not start with 0"), -1);
-    else if (rc == 0 && !bytes_append(out, full.data + 1, full.size - 1 - CODED_TAIL))
-        rc = -1;
-    else if (rc != 0)
-        snprintf(err, err_size, "out of memory");
+    else if (rc != 0 || !bytes_append(out, full.data + 1, full.size - 1 - CODED_TAIL))
+        rc = (snprintf(err, err_size, "out of memory"), -1);
     bytes_free(&full);
     return rc;
 }
@@ -450,16 +523,10 @@ static int container_write(const uint8_t *bytes, size_t size, const anim_rig *ri
         bytes_u8(out, SC_VERSION);
         bytes_u8(out, (uint8_t)(kind | bytes[3] << 1));
         sp_put_varint(out, load_u32(bytes + 4));
-        double fps;
-        memcpy(&fps, bytes + 8, 8);
-        const uint64_t whole = fps >= 1 && fps <= 1e9 ? (uint64_t)fps : 0;
-        if (whole && memcmp(&(double){(double)whole}, &fps, 8) == 0)
-            sp_put_varint(out, whole);
-        else {
-            sp_put_varint(out, 0);
-            bytes_append(out, bytes + 8, 8);
-        }
-        bytes_append(out, bytes + 16, 12); /* target, shell distance, rig checksum */
+        put_number(out, bytes + 8, 8, true);   /* fps */
+        put_number(out, bytes + 16, 4, false); /* target */
+        put_number(out, bytes + 20, 4, false); /* shell distance */
+        bytes_append(out, bytes + 24, 4);      /* rig checksum */
         sp_put_varint(out, side.size);
         for (int i = SEC_REST; i < n - 1; i++)
             sp_put_varint(out, part[i].size);

@@ -1,16 +1,19 @@
 /* shellpack-side (issue 23, "knowing the data before seeing it", for what a stream says besides its
  * residuals): another row's stream in a smaller container.  At 1 mm a Bandai clip's stream is a few
  * thousand bytes, of which shellpack's header, folding, constants and step table take about 5 %
- * (shellpack-comp-fast, 174 clips: 36, 17, 7 and 79 bytes on the mean): a fixed 28-byte header, two
- * bits a sub-track, and about 23 sub-tracks' steps coded from probabilities that start at 1/2, which
- * a coder cannot learn in 23 symbols.
+ * (shellpack-comp-fast, 174 clips: 36, 17, 7 and 79 bytes on the mean): a fixed 28-byte header
+ * (the rate alone 8 bytes, 1 / 0.0333333 s as an f64), two bits a sub-track, and about 23
+ * sub-tracks' steps coded from probabilities that start at 1/2, which a coder cannot learn in 23
+ * symbols.
  *
  * The row codes the clip with its inner row (a shellpack "SP" stream with flags 0, or a match
  * stream "SM", shellpack_match.h), then writes the same stream again as:
  *
  *   "SC", u8 version 1, u8 the inner stream's kind (0 "SP", 1 "SM") + 2 x its flags,
- *   LEB128 frames, LEB128 fps (0: an f64 follows; an integer rate otherwise),
- *   f32 target, f32 shell distance, u32 rig checksum (the inner header's fields, bit for bit),
+ *   LEB128 frames; the rate (f64), the target and the shell distance (f32) each as a short decimal
+ *   where one gives the field's bits (LEB128 of m, e and whether the rate is 1 over it: m / 10^e,
+ *   what a BVH's frame time or a command line said), else 0 and the raw field; u32 rig checksum
+ *   (the inner header's fields, bit for bit),
  *   LEB128 size of the side information, LEB128 sizes of the inner stream's sections after its
  *   steps but the last (SP: key masks, rotation, translation; SM: rotation, translation), the last's
  *   size being what is left;
