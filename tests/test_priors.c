@@ -16,6 +16,7 @@
 #include "harness/train/prob_fit.h"
 #include "codecs/shellpack/shellpack.h"
 #include "harness/train/shellpack_train.h"
+#include "harness/train/side_train.h"
 #include "core/pcg32.h"
 #include "core/text_file.h"
 #include "row_encode.h"
@@ -207,6 +208,24 @@ static void test_table_is_in_the_programs_form(void **state)
     bytes_free(&text);
 }
 
+/* The same for shellpack-side's table (codecs/shellpack/shellpack_side_priors.c, `train-priors --side`). */
+static void test_side_table_is_in_the_programs_form(void **state)
+{
+    (void)state;
+    byte_buffer text;
+    bytes_init(&text);
+    assert_int_equal(sp_side_priors_source(SP_SIDE_PRIORS, SP_SIDE_PRIORS_ABOUT, &text), 0);
+    size_t size = 0;
+    int error_number = 0;
+    char err[256];
+    char *file = read_whole_file("codecs/shellpack/shellpack_side_priors.c", 1u << 24, &size, &error_number, err, sizeof err);
+    assert_non_null(file);
+    assert_int_equal(size, text.size);
+    assert_memory_equal(file, text.data, size);
+    free(file);
+    bytes_free(&text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -214,6 +233,7 @@ int main(void)
         cmocka_unit_test(test_fit_knows_the_answer),
         cmocka_unit_test(test_trainer_traces_what_the_coder_codes),
         cmocka_unit_test(test_table_is_in_the_programs_form),
+        cmocka_unit_test(test_side_table_is_in_the_programs_form),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
