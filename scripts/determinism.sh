@@ -29,10 +29,14 @@ run() {
                    cubic-hier-sc linear-closed-sc cubic-closed-sc cubic-dt-sc shellpack shellpack-quat shellpack-channel \
                    shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
                    shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp shellpack-comp-exchange \
-                   shellpack-ra-comp-exchange shellpack-comp-keys shellpack-comp-trellis-p2 shellpack-comp-fast; do
+                   shellpack-ra-comp-exchange shellpack-comp-keys shellpack-comp-trellis-p2 shellpack-comp-fast \
+                   shellpack-comp-fast-side; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
+      # shellpack-side's header with a rate read as a frame time (0.0333333 s), where the data is here
+      bandai=${ANIMBENCH_DATA:-../shared/data}/bandai_namco_1/dataset-1_bye_normal_001.bvh
+      [ ! -f "$bandai" ] || "build-det-$name/animbench" run --clip "$bandai" --unit-m 0.01 --codec shellpack-comp-fast-side --tol-mm 1
       # where shellpack-comp-keys keeps shellpack-trellis-keys's stream (test_shellpack_slack.c)
       "build-det-$name/animbench" run --clip mocap --codec shellpack-comp-keys --tol-mm 1
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
