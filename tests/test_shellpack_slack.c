@@ -580,7 +580,7 @@ static void test_side_coder_round_trips(void **state)
  * and target here, decoded by its own decoder and sampled by its own sampler to what
  * shellpack-comp-fast's decoder and sampler give from that row's stream, bit for bit; the same for
  * shellpack-comp-trained-side on the walk at 1 mm; a container with another magic, version or kind,
- * a cut header, or for another rig is refused, saying which. */
+ * a cut header, or for another rig (one rest offset moved; a joint fewer) is refused, saying which. */
 static void test_side_rows(void **state)
 {
     (void)state;
@@ -651,6 +651,14 @@ static void test_side_rows(void **state)
                     assert_null(side->ops->decode(side, got.bytes.data, got.bytes.size, other, err, sizeof err));
                     assert_non_null(strstr(err, "another rig"));
                     rig_free(other);
+                    /* a rig with a joint fewer: said before the side information is read over it */
+                    anim_rig *fewer = rig_create(rig->bone_count - 1);
+                    assert_non_null(fewer);
+                    memcpy(fewer->parents, rig->parents, (size_t)fewer->bone_count * sizeof *rig->parents);
+                    memcpy(fewer->rest_offsets, rig->rest_offsets, (size_t)fewer->bone_count * 3 * sizeof *rig->rest_offsets);
+                    assert_null(side->ops->decode(side, got.bytes.data, got.bytes.size, fewer, err, sizeof err));
+                    assert_non_null(strstr(err, "another rig"));
+                    rig_free(fewer);
                 }
                 codec_output_free(&got);
                 codec_output_free(&want);

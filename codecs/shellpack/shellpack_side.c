@@ -55,6 +55,8 @@ static uint32_t side_raw(side_io *io, uint32_t value, int bits)
     return value;
 }
 
+_Static_assert(2 * SP_STEP_INDEX_MAX < 1u << SP_SIDE_NUMBER_BITS, "a zigzagged difference of two step indices fits a number");
+
 static int bit_length(uint32_t v)
 {
     int n = 0;
@@ -172,10 +174,10 @@ int sp_side_write(const sp_plan *p, const int *parents, const rc_prob init[SP_SI
     side_io io = {.e = &e, .trace = trace, .self = self};
     memcpy(io.prob, init, sizeof io.prob);
     char unused[8];
-    side_code(&io, (sp_plan *)p, parents, bases, unused, sizeof unused); /* writing reads p, never changes it */
+    const int rc = side_code(&io, (sp_plan *)p, parents, bases, unused, sizeof unused); /* writing reads p, never changes it */
     rc_encoder_finish(&e);
     free(bases);
-    return out->failed ? -1 : 0;
+    return rc != 0 || out->failed ? -1 : 0;
 }
 
 /* A plan of `bones` joints with tracks only: what the side information fills. */
@@ -205,9 +207,10 @@ int sp_side_read(sp_plan *p, const int *parents, const uint8_t *data, size_t siz
         side_io io = {.d = &d};
         memcpy(io.prob, SP_SIDE_PRIORS, sizeof io.prob);
         rc = side_code(&io, p, parents, bases, err, err_size);
-        if (rc == 0 && d.overrun)
-            rc = (snprintf(err, err_size, "shellpack-side stream: its side information (%zu bytes) ends before its "
-                                          "last sub-track", size), -1);
+        /* the decoder reads exactly the bytes the encoder wrote: fewer or more is not a stream it wrote */
+        if (rc == 0 && (d.overrun || d.pos != d.size))
+            rc = (snprintf(err, err_size, "shellpack-side stream: its side information (%zu bytes) %s", size,
+                           d.overrun ? "ends before its last sub-track" : "has bytes after its last sub-track"), -1);
     }
     free(whole);
     free(bases);
@@ -394,6 +397,12 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
         return snprintf(err, err_size, "shellpack-side stream: its header is cut before the rig checksum"), -1;
     const uint8_t *checksum = bytes + pos;
     pos += 4;
+    if (load_u32(checksum) != sp_rig_checksum(rig)) /* before the side information, which is read over the rig */
+        return snprintf(err, err_size,
+                        "shellpack-side stream: encoded for another rig (checksum %08x, this rig's %08x: bones, parents or "
+                        "rest offsets differ)",
+                        load_u32(checksum), sp_rig_checksum(rig)),
+               -1;
     const int n = inner_sections(kind);
     span sec[INNER_SECTIONS_MAX] = {{0}};
     if (!sp_get_varint(bytes, size, &pos, &side_size))
@@ -426,8 +435,13 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
         sp_write_folding(&p, &part[SEC_FOLDING], &part[SEC_CONSTANTS]);
         sp_write_steps(&p, &part[SEC_STEPS]);
         for (int i = SEC_REST; i < n && rc == 0; i++)
-            if (section_restore(kind, i, sec[i], &part[i]) != 0)
-                rc = (snprintf(err, err_size, "shellpack-side stream: section %d's coded length is cut or too large", i), -1);
+            if (section_restore(kind, i, sec[i], &part[i]) != 0) {
+                if (part[i].failed)
+                    snprintf(err, err_size, "out of memory");
+                else
+                    snprintf(err, err_size, "shellpack-side stream: section %d's coded length is cut or too large", i);
+                rc = -1;
+            }
     }
     if (rc == 0) {
         out->size = 0;
@@ -514,9 +528,14 @@ static int container_write(const uint8_t *bytes, size_t size, const anim_rig *ri
     if (rc == 0)
         rc = side_stream(&p, rig, &side, err, err_size);
     for (int i = SEC_REST; i < n && rc == 0; i++)
-        if (section_strip(kind, i, sec[i], &part[i]) != 0)
-            rc = (snprintf(err, err_size, "shellpack-side: the inner stream's section %d does not start a coded stream "
-                                         "with 0", i), -1);
+        if (section_strip(kind, i, sec[i], &part[i]) != 0) {
+            if (part[i].failed)
+                snprintf(err, err_size, "out of memory");
+            else
+                snprintf(err, err_size, "shellpack-side: the inner stream's section %d is not a coded stream that starts "
+                                        "with 0", i);
+            rc = -1;
+        }
     if (rc == 0) {
         out->size = 0;
         bytes_append(out, "SC", 2);
