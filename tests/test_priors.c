@@ -188,6 +188,21 @@ static void test_trainer_traces_what_the_coder_codes(void **state)
     measured_clip_free(m);
 }
 
+/* A committed file is, byte for byte, the text the program writes (then freed). */
+static void assert_file_is(const char *path, byte_buffer *text)
+{
+    size_t size = 0;
+    int error_number = 0;
+    char err[256];
+    char *file = read_whole_file(path, 1u << 24, &size, &error_number, err, sizeof err);
+    if (!file)
+        fail_msg("%s", err);
+    assert_int_equal(size, text->size);
+    assert_memory_equal(file, text->data, size);
+    free(file);
+    bytes_free(text);
+}
+
 /* The committed table is in the form the program writes: its text, written again from the states
  * compiled into the codec, is the file byte for byte (so nobody edited its layout by hand; that
  * the states are what training finds is tests/priors.sh's check, which needs the data). */
@@ -197,15 +212,7 @@ static void test_table_is_in_the_programs_form(void **state)
     byte_buffer text;
     bytes_init(&text);
     assert_int_equal(sp_priors_source(SP_PRIORS, SP_SIGN_PRIORS, SP_PRIORS_ABOUT, &text), 0);
-    size_t size = 0;
-    int error_number = 0;
-    char err[256];
-    char *file = read_whole_file("codecs/shellpack/shellpack_priors.c", 1u << 24, &size, &error_number, err, sizeof err);
-    assert_non_null(file);
-    assert_int_equal(size, text.size);
-    assert_memory_equal(file, text.data, size);
-    free(file);
-    bytes_free(&text);
+    assert_file_is("codecs/shellpack/shellpack_priors.c", &text);
 }
 
 /* The same for shellpack-side's table (codecs/shellpack/shellpack_side_priors.c, `train-priors --side`). */
@@ -215,15 +222,7 @@ static void test_side_table_is_in_the_programs_form(void **state)
     byte_buffer text;
     bytes_init(&text);
     assert_int_equal(sp_side_priors_source(SP_SIDE_PRIORS, SP_SIDE_PRIORS_ABOUT, &text), 0);
-    size_t size = 0;
-    int error_number = 0;
-    char err[256];
-    char *file = read_whole_file("codecs/shellpack/shellpack_side_priors.c", 1u << 24, &size, &error_number, err, sizeof err);
-    assert_non_null(file);
-    assert_int_equal(size, text.size);
-    assert_memory_equal(file, text.data, size);
-    free(file);
-    bytes_free(&text);
+    assert_file_is("codecs/shellpack/shellpack_side_priors.c", &text);
 }
 
 int main(void)
