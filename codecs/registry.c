@@ -290,6 +290,14 @@ static const codec CODECS[] = {
     {"shellpack-comp-trained-side", "shellpack-comp-trained's stream in shellpack-comp-fast-side's container",
      CODEC_DECODES_AHEAD, (&(const shellpack_side_config){"shellpack-comp-trained"}), &SHELLPACK_SIDE_OPS, 1,
      SIDE_SOURCES, SHELL_TARGET, 1},
+    {"shellpack-ra-side", "shellpack-ra's stream in shellpack-comp-fast-side's container (issue 23's side information "
+                          "carried over to the runtime row): the anchors' coded stream cut as the residuals' are, the "
+                          "tables, section index and sections as they are; its sampler writes shellpack-ra's stream "
+                          "back when it is created and plays it with shellpack-ra's sampler",
+     0, (&(const shellpack_side_config){"shellpack-ra"}), &SHELLPACK_SIDE_OPS, 1, SIDE_SOURCES, SHELL_TARGET_SECTIONS, 2},
+    {"shellpack-ra-comp-exchange-side", "shellpack-ra-comp-exchange's stream in shellpack-ra-side's container",
+     0, (&(const shellpack_side_config){"shellpack-ra-comp-exchange"}), &SHELLPACK_SIDE_OPS, 1, SIDE_SOURCES,
+     SHELL_TARGET_SECTIONS, 2},
 };
 
 /* Rows added at run time: codecs that exist only in a test build. */

@@ -227,7 +227,7 @@ static void test_hostile_streams(void **state)
                                        "shellpack-comp", "shellpack-comp-trellis", "shellpack-comp-trained", "shellpack-ra-comp",
                                        "shellpack-comp-exchange", "shellpack-ra-comp-exchange", "shellpack-comp-keys",
                                        "shellpack-comp-trellis-p2", "shellpack-comp-fast", "shellpack-comp-fast-side",
-                                       "test-shellpack-side"};
+                                       "shellpack-ra-side", "test-shellpack-side"};
     static const uint8_t MASKS[] = {0x01, 0x80, 0xFF};
     /* shellpack-side's container around shellpack's own stream, whose key masks are a section of their own */
     static const shellpack_side_config SIDE_OF_SHELLPACK_CONFIG = {"shellpack"};

@@ -579,22 +579,27 @@ static void test_side_coder_round_trips(void **state)
 /* shellpack-comp-fast-side carries shellpack-comp-fast's stream ("SC"): in fewer bytes on every clip
  * and target here, decoded by its own decoder and sampled by its own sampler to what
  * shellpack-comp-fast's decoder and sampler give from that row's stream, bit for bit; the same for
- * shellpack-comp-trained-side on the walk at 1 mm; a container with another magic, version or kind,
- * a cut header, or for another rig (one rest offset moved; a joint fewer) is refused, saying which. */
+ * shellpack-ra-side and shellpack-ra's random-access stream (its sampler plays the sections: the
+ * times here are in three of the walk's), and for shellpack-comp-trained-side and
+ * shellpack-ra-comp-exchange-side on the walk at 1 mm; a container with another magic, version or
+ * kind, a cut header, or for another rig (one rest offset moved; a joint fewer) is refused, saying
+ * which. */
 static void test_side_rows(void **state)
 {
     (void)state;
     static const char *const CLIPS[] = {"walk", "jump", "mocap", CHAIN};
     static const double TARGETS[] = {0.1, 1};
     static const char *const PAIRS[][2] = {{"shellpack-comp-fast-side", "shellpack-comp-fast"},
-                                           {"shellpack-comp-trained-side", "shellpack-comp-trained"}};
+                                           {"shellpack-ra-side", "shellpack-ra"},
+                                           {"shellpack-comp-trained-side", "shellpack-comp-trained"},
+                                           {"shellpack-ra-comp-exchange-side", "shellpack-ra-comp-exchange"}};
     for (size_t i = 0; i < sizeof CLIPS / sizeof *CLIPS; i++) {
         measured_clip *m = row_measured_clip(row_source(CLIPS[i], 0));
         const anim_rig *rig = m->source->clip->rig;
         for (size_t t = 0; t < 2; t++)
-            for (size_t k = 0; k < 2; k++) {
-                if (k == 1 && (i != 0 || t != 1))
-                    continue; /* shellpack-comp-trained's encode is slow: the walk at 1 mm */
+            for (size_t k = 0; k < sizeof PAIRS / sizeof *PAIRS; k++) {
+                if (k >= 2 && (i != 0 || t != 1))
+                    continue; /* the encodes with an exchange are slow: the walk at 1 mm */
                 const codec *side = codec_find(PAIRS[k][0]), *inner = codec_find(PAIRS[k][1]);
                 codec_output got = encode_row(m, PAIRS[k][0], TARGETS[t]), want = encode_row(m, PAIRS[k][1], TARGETS[t]);
                 print_message("  %s at %g mm: %s %zu bytes, %s %zu\n", i == 3 ? "chain" : CLIPS[i], TARGETS[t],
@@ -613,7 +618,7 @@ static void test_side_rows(void **state)
                 assert_non_null(b);
                 const size_t n = (size_t)rig->bone_count * POSE_STRIDE;
                 double *pa = malloc(n * sizeof *pa), *pb = malloc(n * sizeof *pb);
-                const double times[] = {0, 0.37, ours->frame_count - 1.5, ours->frame_count - 1};
+                const double times[] = {0, 0.37, 40.25, ours->frame_count - 1.5, ours->frame_count - 1, 3};
                 for (size_t j = 0; j < sizeof times / sizeof *times; j++) {
                     side->ops->sample(a, times[j], pa);
                     inner->ops->sample(b, times[j], pb);
@@ -630,7 +635,7 @@ static void test_side_rows(void **state)
                         size_t at;
                         uint8_t value;
                         const char *says;
-                    } CASES[] = {{0, 'X', "no SC header"}, {2, 9, "version 9"}, {3, 0x02, "shellpack stream with flags"}};
+                    } CASES[] = {{0, 'X', "no SC header"}, {2, 9, "version 9"}, {3, 0x04, "kind 0x04"}};
                     for (size_t c = 0; c < sizeof CASES / sizeof *CASES; c++) {
                         uint8_t *bad = malloc(got.bytes.size);
                         memcpy(bad, got.bytes.data, got.bytes.size);

@@ -8,11 +8,13 @@
 #include "codecs/shellpack/shellpack_side.h"
 
 #define SC_VERSION 1
-enum { INNER_SP, INNER_SM };
-/* The inner streams' layout (shellpack_format.c, shellpack_match.c): magic, version 1, flags, then
- * u32 frames, f64 fps, f32 target, f32 shell distance, u32 rig checksum, then section sizes. */
+enum { INNER_SP, INNER_SM, INNER_SR };
+/* The inner streams' layout (shellpack_format.c, shellpack_match.c, shellpack_ra.c): magic, version 1,
+ * flags, then u32 frames, f64 fps, f32 target, f32 shell distance, u32 rig checksum; a random-access
+ * stream then u16 frames per section and u8 per kind its count of context tables; then section sizes. */
 #define INNER_VERSION 1
 #define INNER_FIXED 28
+#define INNER_SR_FIXED (INNER_FIXED + 2 + SP_TYPES)
 #define INNER_SECTIONS_MAX 7
 /* A range-coded stream (range_coder.c) starts with its initial cache byte, always 0, and ends with
  * the 4 bytes of its final low: any value from low to low + range decodes the same symbols, and the
@@ -24,7 +26,47 @@ enum { SEC_FOLDING, SEC_CONSTANTS, SEC_STEPS, SEC_REST }; /* the first three, in
 
 static int inner_sections(int kind)
 {
-    return kind == INNER_SP ? 7 : 6; /* SP: key masks and three residual sections; SM: the residuals */
+    /* SP: key masks and three residual sections; SM: the residuals; SR: anchors, tables, index, data */
+    return kind == INNER_SM ? 6 : 7;
+}
+
+static size_t inner_fixed(int kind)
+{
+    return kind == INNER_SR ? INNER_SR_FIXED : INNER_FIXED;
+}
+
+/* The container's kind byte: 0 a shellpack stream (flags 0), 2 a random-access stream (flags 0: log-map
+ * rotations), odd a match stream with its flags in the bits above the lowest.  -1: none of these. */
+static int kind_of_byte(uint8_t b, uint8_t *flags)
+{
+    *flags = (uint8_t)(b >> 1);
+    if (b & 1)
+        return INNER_SM;
+    *flags = 0;
+    return b == 0 ? INNER_SP : b == 2 ? INNER_SR : -1;
+}
+
+/* A random-access stream's counts of context tables per kind (0, 1, 2, 4, 8 or 16, shellpack_ra.c) as
+ * one byte, each count's place in that list a base-6 digit; -1 for a count not in it. */
+static int table_count_code(const uint8_t counts[SP_TYPES])
+{
+    int code = 0;
+    for (int k = SP_TYPES - 1; k >= 0; k--) {
+        int digit = 0;
+        while (digit < 6 && (digit ? 1 << (digit - 1) : 0) != counts[k])
+            digit++;
+        if (digit == 6)
+            return -1;
+        code = code * 6 + digit;
+    }
+    return code;
+}
+
+static bool table_counts_of(int code, uint8_t counts[SP_TYPES])
+{
+    for (int k = 0; k < SP_TYPES; k++, code /= 6)
+        counts[k] = (uint8_t)(code % 6 ? 1 << (code % 6 - 1) : 0);
+    return code == 0;
 }
 
 /* ---- the side information: one coder for both directions, so that they cannot disagree ---- */
@@ -228,14 +270,19 @@ typedef struct span {
 static int inner_parse(const uint8_t *bytes, size_t size, int *kind, span sec[INNER_SECTIONS_MAX], char *err,
                        size_t err_size)
 {
-    if (size < INNER_FIXED || bytes[0] != 'S' || (bytes[1] != 'P' && bytes[1] != 'M') || bytes[2] != INNER_VERSION)
-        return snprintf(err, err_size, "shellpack-side: the inner row's stream is not a shellpack or match stream of "
-                                       "version %d", INNER_VERSION),
+    if (size < INNER_FIXED || bytes[0] != 'S' || (bytes[1] != 'P' && bytes[1] != 'M' && bytes[1] != 'R') ||
+        bytes[2] != INNER_VERSION)
+        return snprintf(err, err_size, "shellpack-side: the inner row's stream is not a shellpack, match or "
+                                       "random-access stream of version %d", INNER_VERSION),
                -1;
-    *kind = bytes[1] == 'P' ? INNER_SP : INNER_SM;
-    if (*kind == INNER_SP ? bytes[3] != 0 : bytes[3] > 0x7F)
-        return snprintf(err, err_size, "shellpack-side: the inner row's stream has flags 0x%02x", bytes[3]), -1;
-    size_t pos = INNER_FIXED, total = 0;
+    *kind = bytes[1] == 'P' ? INNER_SP : bytes[1] == 'M' ? INNER_SM : INNER_SR;
+    if (*kind == INNER_SM ? bytes[3] > 0x7F : bytes[3] != 0)
+        return snprintf(err, err_size, "shellpack-side: the inner row's stream has flags 0x%02x%s", bytes[3],
+                        *kind == INNER_SR ? " (quaternion rotations are not carried)" : ""),
+               -1;
+    if (size < inner_fixed(*kind))
+        return snprintf(err, err_size, "shellpack-side: the inner stream's header is cut"), -1;
+    size_t pos = inner_fixed(*kind), total = 0;
     const int n = inner_sections(*kind);
     for (int i = 0; i < n; i++) {
         uint64_t v;
@@ -252,11 +299,17 @@ static int inner_parse(const uint8_t *bytes, size_t size, int *kind, span sec[IN
     return 0;
 }
 
-/* Which of the sections after the steps are range-coded streams, whole (SP's key masks) or after a
- * varint length (every residual section: the length, the coded stream, raw bits). */
+/* Which of the sections after the steps are range-coded streams, whole (SP's key masks, SR's anchors)
+ * or after a varint length (every residual section of SP and SM: the length, the coded stream, raw
+ * bits); SR's tables, index and data are not range coded and are carried as they are. */
 static bool section_whole_coded(int kind, int i)
 {
-    return kind == INNER_SP && i == 3;
+    return (kind == INNER_SP || kind == INNER_SR) && i == 3;
+}
+
+static bool section_plain(int kind, int i)
+{
+    return kind == INNER_SR && i > 3;
 }
 
 /* Where a section's coded stream is: the whole section (the key masks), or after a varint length (a
@@ -277,6 +330,8 @@ static int section_strip(int kind, int i, span s, byte_buffer *out)
     uint64_t length;
     if (s.size == 0)
         return 0;
+    if (section_plain(kind, i))
+        return bytes_append(out, s.data, s.size) ? 0 : -1;
     if (!coded_part(kind, i, s, &pos, &length) || length < CODED_MIN || s.data[pos] != 0)
         return -1;
     if (!section_whole_coded(kind, i))
@@ -291,6 +346,8 @@ static int section_restore(int kind, int i, span s, byte_buffer *out)
     uint64_t length;
     if (s.size == 0)
         return 0;
+    if (section_plain(kind, i))
+        return bytes_append(out, s.data, s.size) ? 0 : -1;
     if (!coded_part(kind, i, s, &pos, &length))
         return -1;
     if (!section_whole_coded(kind, i))
@@ -379,10 +436,12 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
     if (bytes[2] != SC_VERSION)
         return snprintf(err, err_size, "shellpack-side stream: version %u, this decoder reads %d", bytes[2], SC_VERSION),
                -1;
-    const int kind = bytes[3] & 1;
-    const uint8_t flags = (uint8_t)(bytes[3] >> 1);
-    if (kind == INNER_SP && flags != 0)
-        return snprintf(err, err_size, "shellpack-side stream: a shellpack stream with flags 0x%02x inside", flags), -1;
+    uint8_t flags;
+    const int kind = kind_of_byte(bytes[3], &flags);
+    if (kind < 0)
+        return snprintf(err, err_size, "shellpack-side stream: kind 0x%02x (0 shellpack, 2 random-access, odd a match "
+                                       "stream)", bytes[3]),
+               -1;
     size_t pos = 4;
     uint64_t frames, side_size;
     uint8_t fps[8], target[8], shell[8];
@@ -397,6 +456,13 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
         return snprintf(err, err_size, "shellpack-side stream: its header is cut before the rig checksum"), -1;
     const uint8_t *checksum = bytes + pos;
     pos += 4;
+    uint64_t section_frames = 0;
+    uint8_t table_counts[SP_TYPES] = {0};
+    if (kind == INNER_SR && (!sp_get_varint(bytes, size, &pos, &section_frames) || section_frames > UINT16_MAX ||
+                             pos >= size || !table_counts_of(bytes[pos++], table_counts)))
+        return snprintf(err, err_size, "shellpack-side stream: its frames per section or its counts of context tables "
+                                       "are cut or out of range"),
+               -1;
     if (load_u32(checksum) != sp_rig_checksum(rig)) /* before the side information, which is read over the rig */
         return snprintf(err, err_size,
                         "shellpack-side stream: encoded for another rig (checksum %08x, this rig's %08x: bones, parents or "
@@ -445,7 +511,7 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
     }
     if (rc == 0) {
         out->size = 0;
-        bytes_append(out, kind == INNER_SP ? "SP" : "SM", 2);
+        bytes_append(out, kind == INNER_SP ? "SP" : kind == INNER_SM ? "SM" : "SR", 2);
         bytes_u8(out, INNER_VERSION);
         bytes_u8(out, flags);
         bytes_u32(out, (uint32_t)frames);
@@ -453,6 +519,11 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
         bytes_append(out, target, 4);
         bytes_append(out, shell, 4);
         bytes_append(out, checksum, 4);
+        if (kind == INNER_SR) {
+            bytes_u8(out, (uint8_t)(section_frames & 0xFF)); /* u16, little-endian */
+            bytes_u8(out, (uint8_t)(section_frames >> 8));
+            bytes_append(out, table_counts, SP_TYPES);
+        }
         for (int i = 0; i < n; i++)
             sp_put_varint(out, part[i].size);
         for (int i = 0; i < n; i++)
@@ -517,6 +588,11 @@ static int container_write(const uint8_t *bytes, size_t size, const anim_rig *ri
     if (inner_parse(bytes, size, &kind, sec, err, err_size) != 0)
         return -1;
     const int n = inner_sections(kind);
+    const int table_code = kind == INNER_SR ? table_count_code(bytes + INNER_FIXED + 2) : 0;
+    if (table_code < 0)
+        return snprintf(err, err_size, "shellpack-side: the random-access stream's counts of context tables are not "
+                                       "0, 1, 2, 4, 8 or 16"),
+               -1;
     sp_plan p;
     byte_buffer side, part[INNER_SECTIONS_MAX];
     bytes_init(&side);
@@ -540,12 +616,16 @@ static int container_write(const uint8_t *bytes, size_t size, const anim_rig *ri
         out->size = 0;
         bytes_append(out, "SC", 2);
         bytes_u8(out, SC_VERSION);
-        bytes_u8(out, (uint8_t)(kind | bytes[3] << 1));
+        bytes_u8(out, (uint8_t)(kind == INNER_SM ? 1 | bytes[3] << 1 : kind == INNER_SR ? 2 : 0));
         sp_put_varint(out, load_u32(bytes + 4));
         put_number(out, bytes + 8, 8, true);   /* fps */
         put_number(out, bytes + 16, 4, false); /* target */
         put_number(out, bytes + 20, 4, false); /* shell distance */
         bytes_append(out, bytes + 24, 4);      /* rig checksum */
+        if (kind == INNER_SR) {
+            sp_put_varint(out, (uint64_t)bytes[INNER_FIXED] | (uint64_t)bytes[INNER_FIXED + 1] << 8);
+            bytes_u8(out, (uint8_t)table_code);
+        }
         sp_put_varint(out, side.size);
         for (int i = SEC_REST; i < n - 1; i++)
             sp_put_varint(out, part[i].size);
@@ -554,10 +634,13 @@ static int container_write(const uint8_t *bytes, size_t size, const anim_rig *ri
         *part_count = 2;
         bytes_append(out, side.data, side.size);
         static const char *const SP_NAMES[] = {"key masks", "rotation residuals", "translation residuals", "scale residuals"};
+        static const char *const SR_NAMES[] = {"anchors", "context tables", "section index", "sections"};
         for (int i = SEC_REST; i < n; i++) {
             bytes_append(out, part[i].data, part[i].size);
             if (part[i].size)
-                parts[(*part_count)++] = (codec_part){SP_NAMES[i - SEC_REST + (kind == INNER_SM)], (long)part[i].size};
+                parts[(*part_count)++] = (codec_part){kind == INNER_SR ? SR_NAMES[i - SEC_REST]
+                                                                        : SP_NAMES[i - SEC_REST + (kind == INNER_SM)],
+                                                      (long)part[i].size};
             if (part[i].failed)
                 out->failed = true;
         }

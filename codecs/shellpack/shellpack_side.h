@@ -6,17 +6,20 @@
  * sub-tracks' steps coded from probabilities that start at 1/2, which a coder cannot learn in 23
  * symbols.
  *
- * The row codes the clip with its inner row (a shellpack "SP" stream with flags 0, or a match
- * stream "SM", shellpack_match.h), then writes the same stream again as:
+ * The row codes the clip with its inner row (a shellpack "SP" stream with flags 0, a match stream
+ * "SM", shellpack_match.h, or a random-access stream "SR" with flags 0, shellpack_ra.c: what issue 23
+ * asks to carry over to the runtime row), then writes the same stream again as:
  *
- *   "SC", u8 version 1, u8 the inner stream's kind (0 "SP", 1 "SM") + 2 x its flags,
+ *   "SC", u8 version 1, u8 the inner stream's kind (0 "SP", 1 + 2 x its flags "SM", 2 "SR"),
  *   LEB128 frames; the rate (f64), the target and the shell distance (f32) each as a short decimal
  *   where one gives the field's bits (LEB128 of m, e and whether the rate is 1 over it: m / 10^e,
  *   what a BVH's frame time or a command line said), else 0 and the raw field; u32 rig checksum
- *   (the inner header's fields, bit for bit),
+ *   (the inner header's fields, bit for bit); for "SR" then LEB128 frames per section and one byte
+ *   for its three counts of context tables (each 0, 1, 2, 4, 8 or 16: its place in that list, a
+ *   base-6 digit, the rotations' lowest),
  *   LEB128 size of the side information, LEB128 sizes of the inner stream's sections after its
- *   steps but the last (SP: key masks, rotation, translation; SM: rotation, translation), the last's
- *   size being what is left;
+ *   steps but the last (SP: key masks, rotation, translation; SM: rotation, translation; SR:
+ *   anchors, context tables, section index), the last's size being what is left;
  *   the side information: one range-coded stream without its first byte (always 0) and its last 3
  *   (0xFF decodes the same: shellpack_side.c), holding every sub-track's mode (in a context of its type and its parent's mode), the constants (32 raw bits
  *   each), every animated sub-track's smallest step index (from its parent's, or the previous one of
@@ -24,12 +27,15 @@
  *   component) and its predictor (a context per type, component and the previous component's
  *   predictor): every adaptive bit starts from a state trained on Bandai dataset 1 (SP_SIDE_PRIORS);
  *   the inner stream's other sections as it wrote them, but each range-coded stream's first byte
- *   and last 3 left out in the same way (the key masks, and each residual section's coded part,
- *   whose length before it is 4 less).
+ *   and last 3 left out in the same way (the key masks, SR's anchors, and each residual section's
+ *   coded part, whose length before it is 4 less; SR's tables, index and sections are not range
+ *   coded and stay as they are).
  *
  * The decoder writes the inner stream back (byte for byte but for the coded streams' last 3 bytes)
  * and decodes it with the inner row's decoder; the encoder keeps the stream only when that decodes
- * to the inner stream's clip bit for bit. */
+ * to the inner stream's clip bit for bit.  The sampler writes it back once, when it is created, and
+ * holds it beside the inner row's sampler (for "SR", whose sampler plays from its stream's bytes, a
+ * runtime holds that stream instead of the container: the side information is not read again). */
 #ifndef ANIMBENCH_SHELLPACK_SIDE_H
 #define ANIMBENCH_SHELLPACK_SIDE_H
 
