@@ -30,13 +30,14 @@ run() {
                    shellpack-nopred shellpack-gzip shellpack-ra shellpack-trellis shellpack-exchange shellpack-slack shellpack-ra-trellis shellpack-ra-exchange shellpack-match shellpack-trained \
                    shellpack-comp shellpack-comp-trellis shellpack-comp-trained shellpack-ra-comp shellpack-comp-exchange \
                    shellpack-ra-comp-exchange shellpack-comp-keys shellpack-comp-trellis-p2 shellpack-comp-fast \
-                   shellpack-comp-fast-side; do
+                   shellpack-comp-fast-side shellpack-ra-side; do
         "build-det-$name/animbench" run --clip jump --codec $codec --tol-mm 0.5
         "build-det-$name/animbench" run --clip mocap --codec $codec
       done
       # shellpack-side's header with a rate read as a frame time (0.0333333 s), where the data is here
       bandai=${ANIMBENCH_DATA:-../shared/data}/bandai_namco_1/dataset-1_bye_normal_001.bvh
-      [ ! -f "$bandai" ] || "build-det-$name/animbench" run --clip "$bandai" --unit-m 0.01 --codec shellpack-comp-fast-side --tol-mm 1
+      [ ! -f "$bandai" ] || for side in shellpack-comp-fast-side shellpack-ra-side; do
+        "build-det-$name/animbench" run --clip "$bandai" --unit-m 0.01 --codec $side --tol-mm 1; done
       # where shellpack-comp-keys keeps shellpack-trellis-keys's stream (test_shellpack_slack.c)
       "build-det-$name/animbench" run --clip mocap --codec shellpack-comp-keys --tol-mm 1
       "build-det-$name/animbench" run --clip tests/data/bvh_good/two_joints_crlf.bvh --codec cubic
@@ -66,8 +67,8 @@ run() {
         echo "determinism: ozz rows not built here (skipped)" >&2
       fi
       # what a sampler holds, a figure like the others (harness/measure/alloc_track.c's window): bench's
-      # memory columns, not its timings, for seven rows (those of them this build has) on a study clip and a BVH
-      held_rows=$(scripts/available_codecs.sh "build-det-$name/animbench" acl,ozz,shellpack,shellpack-ra,shellpack-ra-comp-exchange,cubic-sc,raw)
+      # memory columns, not its timings, for eight rows (those of them this build has) on a study clip and a BVH
+      held_rows=$(scripts/available_codecs.sh "build-det-$name/animbench" acl,ozz,shellpack,shellpack-ra,shellpack-ra-comp-exchange,shellpack-ra-side,cubic-sc,raw)
       "build-det-$name/animbench" bench --clips jump,tests/data/bvh_good/two_joints_crlf.bvh --codecs "$held_rows" \
         --patterns first-pose --runs 1 --budget-ms 1 --json "build-det-$name/held.json" >/dev/null
       awk -F'\t' 'NR > 2 {print "held", $1, $2, $3, $7, $8, $9, $10}' "build-det-$name/held_timings.tsv"
