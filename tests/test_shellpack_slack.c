@@ -648,6 +648,18 @@ static void test_side_rows(void **state)
                     }
                     assert_null(side->ops->decode(side, got.bytes.data, 8, rig, err, sizeof err));
                     assert_non_null(strstr(err, "cut"));
+                    /* the frame count (byte 4 on, two bytes for the walk's frames) written in ten bytes whose
+                     * last one's bits fall above bit 63: the same number, not in its shortest form */
+                    assert_true((got.bytes.data[4] & 0x80) && !(got.bytes.data[5] & 0x80));
+                    uint8_t *longer = malloc(got.bytes.size + 8);
+                    memcpy(longer, got.bytes.data, 5);
+                    longer[5] = got.bytes.data[5] | 0x80;
+                    memset(longer + 6, 0x80, 7);
+                    longer[13] = 0x7E;
+                    memcpy(longer + 14, got.bytes.data + 6, got.bytes.size - 6);
+                    assert_null(side->ops->decode(side, longer, got.bytes.size + 8, rig, err, sizeof err));
+                    assert_non_null(strstr(err, "shortest form"));
+                    free(longer);
                     anim_rig *other = rig_create(rig->bone_count);
                     assert_non_null(other);
                     memcpy(other->parents, rig->parents, (size_t)rig->bone_count * sizeof *rig->parents);

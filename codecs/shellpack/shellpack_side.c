@@ -35,6 +35,19 @@ static size_t inner_fixed(int kind)
     return kind == INNER_SR ? INNER_SR_FIXED : INNER_FIXED;
 }
 
+/* A LEB128 varint of the container's, in its shortest form only (sp_get_varint lets a tenth byte's bits
+ * above bit 63 go): one stream, one way of writing it. */
+static bool get_varint(const uint8_t *data, size_t size, size_t *pos, uint64_t *v)
+{
+    const size_t at = *pos;
+    if (!sp_get_varint(data, size, pos, v))
+        return false;
+    size_t shortest = 1;
+    for (uint64_t x = *v >> 7; x; x >>= 7)
+        shortest++;
+    return *pos - at == shortest;
+}
+
 /* The container's kind byte: 0 a shellpack stream (flags 0), 2 a random-access stream (flags 0: log-map
  * rotations), odd a match stream with its flags in the bits above the lowest.  -1: none of these. */
 static int kind_of_byte(uint8_t b, uint8_t *flags)
@@ -318,7 +331,7 @@ static bool coded_part(int kind, int i, span s, size_t *pos, uint64_t *length)
 {
     *pos = 0;
     *length = s.size;
-    return section_whole_coded(kind, i) || (sp_get_varint(s.data, s.size, pos, length) && *length <= s.size - *pos);
+    return section_whole_coded(kind, i) || (get_varint(s.data, s.size, pos, length) && *length <= s.size - *pos);
 }
 
 /* A section as the container holds it: its coded stream without its first byte and its last
@@ -410,7 +423,7 @@ static void put_number(byte_buffer *out, const uint8_t *field, int width, bool m
 static bool get_number(const uint8_t *bytes, size_t size, size_t *pos, int width, bool may_be_reciprocal, uint8_t out[8])
 {
     uint64_t code;
-    if (!sp_get_varint(bytes, size, pos, &code))
+    if (!get_varint(bytes, size, pos, &code))
         return false;
     if (code == 0) {
         if (size - *pos < (size_t)width)
@@ -445,8 +458,8 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
     size_t pos = 4;
     uint64_t frames, side_size;
     uint8_t fps[8], target[8], shell[8];
-    if (!sp_get_varint(bytes, size, &pos, &frames) || frames > UINT32_MAX)
-        return snprintf(err, err_size, "shellpack-side stream: its frame count is cut or too large"), -1;
+    if (!get_varint(bytes, size, &pos, &frames) || frames > UINT32_MAX)
+        return snprintf(err, err_size, "shellpack-side stream: its frame count is cut, too large or not in its shortest form"), -1;
     if (!get_number(bytes, size, &pos, 8, true, fps) || !get_number(bytes, size, &pos, 4, false, target) ||
         !get_number(bytes, size, &pos, 4, false, shell))
         return snprintf(err, err_size, "shellpack-side stream: its rate, target or shell distance is cut or not a number "
@@ -458,7 +471,7 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
     pos += 4;
     uint64_t section_frames = 0;
     uint8_t table_counts[SP_TYPES] = {0};
-    if (kind == INNER_SR && (!sp_get_varint(bytes, size, &pos, &section_frames) || section_frames > UINT16_MAX ||
+    if (kind == INNER_SR && (!get_varint(bytes, size, &pos, &section_frames) || section_frames > UINT16_MAX ||
                              pos >= size || !table_counts_of(bytes[pos++], table_counts)))
         return snprintf(err, err_size, "shellpack-side stream: its frames per section or its counts of context tables "
                                        "are cut or out of range"),
@@ -471,13 +484,13 @@ static int inner_of(const uint8_t *bytes, size_t size, const anim_rig *rig, byte
                -1;
     const int n = inner_sections(kind);
     span sec[INNER_SECTIONS_MAX] = {{0}};
-    if (!sp_get_varint(bytes, size, &pos, &side_size))
-        return snprintf(err, err_size, "shellpack-side stream: the size of its side information is cut"), -1;
+    if (!get_varint(bytes, size, &pos, &side_size))
+        return snprintf(err, err_size, "shellpack-side stream: the size of its side information is cut or not in its shortest form"), -1;
     uint64_t total = side_size;
     for (int i = SEC_REST; i < n - 1; i++) {
         uint64_t v;
-        if (!sp_get_varint(bytes, size, &pos, &v))
-            return snprintf(err, err_size, "shellpack-side stream: the size of section %d is cut", i), -1;
+        if (!get_varint(bytes, size, &pos, &v))
+            return snprintf(err, err_size, "shellpack-side stream: the size of section %d is cut or not in its shortest form", i), -1;
         sec[i].size = (size_t)(v < size ? v : size);
         total += v < size ? v : size;
     }
@@ -734,12 +747,14 @@ static anim_clip *decode(const codec *c, const uint8_t *bytes, size_t size, cons
     return clip;
 }
 
-/* The inner row's sampler of the stream written back, and that stream: a sampler may play from its
- * bytes (the stream is freed with it, and counts in what the sampler holds). */
+/* The inner row's sampler of the stream written back.  Every sampler of a stream this container carries
+ * decodes it or copies it when it is created (shellpack.c's and shellpack_match.c's decode the clip,
+ * shellpack-ra's copies its stream: shellpack_ra_sampler.c), so the stream written back is freed then:
+ * what the sampler holds is the inner row's sampler alone.  (Were one to keep a pointer into it, the
+ * side rows' sampling tests under AddressSanitizer would report it.) */
 struct codec_sampler {
     const codec *inner;
     codec_sampler *sampler;
-    byte_buffer stream;
 };
 
 static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_t size, const anim_rig *rig,
@@ -753,10 +768,13 @@ static codec_sampler *sampler_create(const codec *c, const uint8_t *bytes, size_
         return NULL;
     }
     s->inner = inner;
-    bytes_init(&s->stream);
-    if (inner_of(bytes, size, rig, &s->stream, err, err_size) != 0 ||
-        !(s->sampler = inner->ops->sampler_create(inner, s->stream.data, s->stream.size, rig, err, err_size))) {
-        bytes_free(&s->stream);
+    byte_buffer stream;
+    bytes_init(&stream);
+    s->sampler = NULL;
+    if (inner_of(bytes, size, rig, &stream, err, err_size) == 0)
+        s->sampler = inner->ops->sampler_create(inner, stream.data, stream.size, rig, err, err_size);
+    bytes_free(&stream);
+    if (!s->sampler) {
         free(s);
         return NULL;
     }
@@ -770,10 +788,8 @@ static void sample(codec_sampler *s, double t, double *pose)
 
 static void sampler_free(codec_sampler *s)
 {
-    if (s) {
+    if (s)
         s->inner->ops->sampler_free(s->sampler);
-        bytes_free(&s->stream);
-    }
     free(s);
 }
 

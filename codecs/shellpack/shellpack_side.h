@@ -34,8 +34,9 @@
  * The decoder writes the inner stream back (byte for byte but for the coded streams' last 3 bytes)
  * and decodes it with the inner row's decoder; the encoder keeps the stream only when that decodes
  * to the inner stream's clip bit for bit.  The sampler writes it back once, when it is created, and
- * holds it beside the inner row's sampler (for "SR", whose sampler plays from its stream's bytes, a
- * runtime holds that stream instead of the container: the side information is not read again). */
+ * hands it to the inner row's sampler, which decodes or copies it (shellpack-ra's keeps a copy of its
+ * stream and plays from it), then frees it: it holds what the inner row's sampler holds, and the
+ * side information is not read again.  Every varint of the container is in its shortest form. */
 #ifndef ANIMBENCH_SHELLPACK_SIDE_H
 #define ANIMBENCH_SHELLPACK_SIDE_H
 
