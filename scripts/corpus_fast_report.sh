@@ -15,15 +15,11 @@ cd "$(dirname "$0")/.."
 bin=${ANIMBENCH_BIN:-bin/animbench}
 fast=${CORPUS_FAST_RATIOS:-results/corpus_fast_ratios.tsv} comp=${CORPUS_COMP_RATIOS:-results/corpus_comp_ratios.tsv}
 fail() { echo "corpus_fast_report.sh: $*" >&2; exit 1; }
-for f in "$fast" "$comp"; do
-  [ -s "$f" ] || fail "$f is missing or empty: run make corpus-fast (and make corpus-comp)"
-  head -n 1 "$f" | grep -q "relative to acl, " || fail "$f: line 1 does not say 'relative to acl': not animbench summary --baseline acl --tsv"
-  [ "$(sed -n 2p "$f")" = "$(printf 'question\tcodec\tclip\tratio\treached')" ] || fail "$f: line 2 is not 'question codec clip ratio reached'"
-done
+. scripts/corpus_report_inputs.sh
+ratio_files_ok "make corpus-fast" "$fast" "$comp"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "${HELD_OUT_FILE:-}" ]; then cp "$HELD_OUT_FILE" "$tmp/held"; else "$bin" train-priors --held-out > "$tmp/held"; fi
-[ -s "$tmp/held" ] || fail "no held-out clip listed (animbench train-priors --held-out needs the Bandai data)"
+held_out_list "$bin"
 
 # ratios FILE ROW TARGET SET: "mean worst worst-clip count misses" of ROW's ratios to ACL where both reach the
 # target (SET: all, held, training); the means unrounded, the worst the first of the largest in file order

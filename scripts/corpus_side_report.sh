@@ -13,15 +13,11 @@ cd "$(dirname "$0")/.."
 bin=${ANIMBENCH_BIN:-bin/animbench}
 side=${CORPUS_SIDE_RATIOS:-results/corpus_side_ratios.tsv} comp=${CORPUS_COMP_RATIOS:-results/corpus_comp_ratios.tsv}
 fail() { echo "corpus_side_report.sh: $*" >&2; exit 1; }
-for f in "$side" "$comp"; do
-  [ -s "$f" ] || fail "$f is missing or empty: run make corpus-side (and make corpus-comp)"
-  head -n 1 "$f" | grep -q "relative to acl, " || fail "$f: line 1 does not say 'relative to acl': not animbench summary --baseline acl --tsv"
-  [ "$(sed -n 2p "$f")" = "$(printf 'question\tcodec\tclip\tratio\treached')" ] || fail "$f: line 2 is not 'question codec clip ratio reached'"
-done
+. scripts/corpus_report_inputs.sh
+ratio_files_ok "make corpus-side" "$side" "$comp"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-if [ -n "${HELD_OUT_FILE:-}" ]; then cp "$HELD_OUT_FILE" "$tmp/held"; else "$bin" train-priors --held-out > "$tmp/held"; fi
-[ -s "$tmp/held" ] || fail "no held-out clip listed (animbench train-priors --held-out needs the Bandai data)"
+held_out_list "$bin"
 
 echo "# shellpack-side's container on the smallest rows, on the whole Bandai corpus (make corpus-side)"
 echo

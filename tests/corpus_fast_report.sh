@@ -11,22 +11,10 @@ set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { # what, then a command that succeeds when it holds
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "corpus-fast-report-test: FAILED: $what"; fi
-}
+passed=0 failed=0 test_name=corpus-fast-report-test
+. tests/corpus_report_helpers.sh
 H=h.1 T=t+1 U=hX1 M=m_1 # H held out; U matches H read as a regular expression, and is a training clip
 echo "$H" > "$tmp/held"
-q1="shell_max_mm <= 0.1 mm" q2="shell_max_mm <= 1 mm"
-lines() { # question codec then clip ratio reached ...
-  local q=$1 c=$2; shift 2
-  while [ $# -gt 0 ]; do printf '%s\t%s\t%s\t%s\t%s\n' "$q" "$c" "$1" "$2" "$3"; shift 3; done
-}
-header() {
-  echo "# animbench summary x.json: bytes at equal error relative to acl, one row per clip (hand-made)"
-  printf 'question\tcodec\tclip\tratio\treached\n'
-}
 acl() {
   lines "$q1" acl "$H" 1 1 "$T" 1 1 "$U" 1 1 "$M" - 0
   lines "$q2" acl "$H" 1 1 "$T" 1 1 "$U" 1 1 "$M" 1 1
@@ -107,19 +95,6 @@ check "only there" has "| 0.1 mm | 1.160 | 1.000 ($H) | 1.250 ($T) | 0, 1, 2 | 3
 sed "s/\t$H\t/\tother\t/; s/\t$T\t/\tother2\t/; s/\t$U\t/\tother3\t/; s/\t$M\t/\tother4\t/" "$tmp/comp.tsv" > "$tmp/comp3.tsv"
 out=$(run "$tmp/fast.tsv" "$tmp/comp3.tsv" 2>&1)
 check "no clip-target agreed on is said" has "**The runs agree on no clip-target: the comparison with shellpack-comp-trained above is not valid.**"
-# refusals: exit 1, a message naming the file, nothing on stdout
-refuse() { # what, fast file, comp file
-  local o e rc
-  o=$(run "$2" "$3" 2>"$tmp/err"); rc=$?
-  e=$(cat "$tmp/err")
-  check "$1: exit 1 (got $rc)" [ "$rc" = 1 ]
-  check "$1: nothing on stdout" [ -z "$o" ]
-  check "$1: the message names the file" grep -qF "$2" <<<"$e"
-}
-refuse "a missing file" "$tmp/none.tsv" "$tmp/comp.tsv"
-sed '1s/relative to acl/relative to shellpack/' "$tmp/fast.tsv" > "$tmp/notacl.tsv"
-refuse "a summary against another baseline" "$tmp/notacl.tsv" "$tmp/comp.tsv"
-sed '2s/ratio/share/' "$tmp/fast.tsv" > "$tmp/cols.tsv"
-refuse "another column line" "$tmp/cols.tsv" "$tmp/comp.tsv"
+refuse_bad_inputs "$tmp/fast.tsv" "$tmp/comp.tsv"
 echo "corpus-fast-report-test: $passed passed, $failed failed"
 [ "$failed" = 0 ]

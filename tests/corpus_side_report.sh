@@ -8,22 +8,10 @@ set -u
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-passed=0 failed=0
-check() { # what, then a command that succeeds when it holds
-  local what=$1; shift
-  if "$@"; then passed=$((passed + 1)); else failed=$((failed + 1)); echo "corpus-side-report-test: FAILED: $what"; fi
-}
+passed=0 failed=0 test_name=corpus-side-report-test
+. tests/corpus_report_helpers.sh
 H=h.1 T=t+1 M=m_1 # H held out; M out of ACL's reach at 0.1 mm
 echo "$H" > "$tmp/held"
-q1="shell_max_mm <= 0.1 mm" q2="shell_max_mm <= 1 mm"
-lines() { # question codec then clip ratio reached ...
-  local q=$1 c=$2; shift 2
-  while [ $# -gt 0 ]; do printf '%s\t%s\t%s\t%s\t%s\n' "$q" "$c" "$1" "$2" "$3"; shift 3; done
-}
-header() {
-  echo "# animbench summary x.json: bytes at equal error relative to acl, one row per clip (hand-made)"
-  printf 'question\tcodec\tclip\tratio\treached\n'
-}
 acl() {
   lines "$q1" acl "$H" 1 1 "$T" 1 1 "$M" - 0
   lines "$q2" acl "$H" 1 1 "$T" 1 1 "$M" 1 1
@@ -82,18 +70,6 @@ sed "s/\t$M\t0.3375\t1$/\t$M\t0.9\t1/; s/\t$H\t0.3\t1$/\t$H\t0.1\t1/" "$tmp/side
 out=$(run "$tmp/side4.tsv" "$tmp/comp.tsv" 2>&1)
 check "a clip above 0.8x fails its goal though the mean (0.027)^(1/3) = 0.3 is met" has "| Bandai at 1 mm: no clip above 0.8x | worst 0.900x ($M) | **no** |"
 check "the mean's goal still met" has "| Bandai at 1 mm: <= 0.33x ACL's bytes | 0.300x (3 clips) | yes |"
-refuse() { # what, side file, comp file
-  local o e rc
-  o=$(run "$2" "$3" 2>"$tmp/err"); rc=$?
-  e=$(cat "$tmp/err")
-  check "$1: exit 1 (got $rc)" [ "$rc" = 1 ]
-  check "$1: nothing on stdout" [ -z "$o" ]
-  check "$1: the message names the file" grep -qF "$2" <<<"$e"
-}
-refuse "a missing file" "$tmp/none.tsv" "$tmp/comp.tsv"
-sed '1s/relative to acl/relative to shellpack/' "$tmp/side.tsv" > "$tmp/notacl.tsv"
-refuse "a summary against another baseline" "$tmp/notacl.tsv" "$tmp/comp.tsv"
-sed '2s/ratio/share/' "$tmp/side.tsv" > "$tmp/cols.tsv"
-refuse "another column line" "$tmp/cols.tsv" "$tmp/comp.tsv"
+refuse_bad_inputs "$tmp/side.tsv" "$tmp/comp.tsv"
 echo "corpus-side-report-test: $passed passed, $failed failed"
 [ "$failed" = 0 ]
